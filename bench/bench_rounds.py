@@ -1,0 +1,59 @@
+"""Rounds per second of max-shed self-play on one thread (kernel only).
+
+Run: ``python bench/bench_rounds.py [--players 4] [--rounds 200000] [--rules standard]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from yaniv_sim import Rules
+from yaniv_sim.engine._layout import N_SUMMARY, rule_params
+from yaniv_sim.engine._play import _play_rounds, new_game_scratch, new_workspace
+from yaniv_sim.engine._specs import policy_matrix
+
+
+def rounds_per_second(
+    rules: Rules, players: int, rounds: int, policy: str = "max-shed", repeats: int = 3
+) -> tuple[float, float]:
+    """Best-of-``repeats`` rounds per second and mean turns per round."""
+    rp, _ = rule_params(rules, players)
+    pol = policy_matrix(policy, players)
+    ws = new_workspace(players)
+    scratch = new_game_scratch(players)
+    alive = np.ones(players, np.int8)
+    totals = np.zeros(players, np.int64)
+    summaries = np.zeros((rounds, N_SUMMARY), np.int64)
+    values = np.zeros((rounds, players), np.int64)
+    scores = np.zeros((rounds, players), np.int64)
+    args = (ws, scratch, alive, totals, summaries, values, scores)
+    _play_rounds(rp, pol, 0, 0, 100, *args)  # compile
+    best = float("inf")
+    for repeat in range(repeats):
+        start = time.perf_counter()
+        _play_rounds(rp, pol, repeat, 0, rounds, *args)
+        best = min(best, time.perf_counter() - start)
+    return rounds / best, float(summaries[:, 3].mean())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=200_000)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--policy", default="max-shed")
+    args = parser.parse_args()
+    rules = Rules.preset(args.rules)
+    rate, turns = rounds_per_second(rules, args.players, args.rounds, args.policy)
+    print(
+        f"{args.policy} self-play, {args.players} players, {args.rules} rules, one thread: "
+        f"{rate:,.0f} rounds/s ({turns:.1f} turns per round, "
+        f"{1e9 / (rate * (turns + 1)):.0f} ns per turn)"
+    )
+
+
+if __name__ == "__main__":
+    main()

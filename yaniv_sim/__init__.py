@@ -1,0 +1,21 @@
+"""yaniv-sim: Monte-Carlo strategy analysis for the card game Yaniv.
+
+>>> from yaniv_sim import Rules, engine
+>>> record = engine.play_round(Rules.preset("standard"), players=4, seed=1)
+>>> record.outcome in {"yaniv", "assaf"}
+True
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from yaniv_sim.cards import format_cards, parse_cards
+from yaniv_sim.rules import PRESETS, VARIANTS, Rules
+
+try:
+    __version__ = version("yaniv-sim")
+except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0.0.0+unknown"
+
+__all__ = ["PRESETS", "VARIANTS", "Rules", "__version__", "format_cards", "parse_cards"]

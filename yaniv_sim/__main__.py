@@ -1,0 +1,3 @@
+from yaniv_sim.cli import main
+
+main()

@@ -1,0 +1,381 @@
+"""The rules engine: legal discards, scoring, and seeded rounds and games.
+
+Everything here is a thin layer over the numba kernels of ``yaniv_sim.engine``'s
+private modules: it checks its input, converts cards and rules to integers,
+calls a kernel and turns the result back into readable values. Cards may be
+given as text (``"4D 5D JK 7D"``) or as codes from :func:`~yaniv_sim.cards.parse_cards`.
+
+Examples
+--------
+>>> from yaniv_sim import Rules, engine
+>>> [engine.format_cards(d) for d in engine.legal_discards("5C 5D JK", Rules.preset("nordic"))]
+['5C', '5D', 'JK', '5C 5D']
+>>> engine.format_cards(engine.takeable("4D 5D JK 7D", Rules()))
+'4D 7D'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yaniv_sim.cards import N_CODES, ORDER, format_cards, parse_cards
+from yaniv_sim.engine._discards import (
+    C_MASK,
+    _card_sets,
+    _hand_value,
+    _laid_kind,
+    _layings,
+    _mask_kind,
+    _takeable_bits,
+)
+from yaniv_sim.engine._layout import (
+    KIND_NAMES,
+    LOG_WIDTH,
+    MAX_CARD_SETS,
+    MAX_HAND,
+    MAX_LAYINGS,
+    N_SUMMARY,
+    rule_params,
+)
+from yaniv_sim.engine._play import (
+    _deal,
+    _play_game,
+    _play_round,
+    new_game_scratch,
+    new_workspace,
+)
+from yaniv_sim.engine._policy import PREV
+from yaniv_sim.engine._rng import normalise_seed
+from yaniv_sim.engine._scoring import _score_round, _settle
+from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
+from yaniv_sim.rules import Rules
+
+__all__ = [
+    "GameRecord",
+    "RoundRecord",
+    "discard_kind",
+    "format_cards",
+    "hand_value",
+    "legal_discards",
+    "parse_cards",
+    "play_game",
+    "play_round",
+    "score_round",
+    "settle_round",
+    "takeable",
+]
+
+
+def _cards(cards, what: str = "cards") -> np.ndarray:
+    """Card codes from text or an integer array, checked."""
+    if isinstance(cards, str):
+        codes = parse_cards(cards)
+    else:
+        codes = np.asarray(cards)
+        if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
+            raise ValueError(f"{what}: give card text or a 1-d array of card codes")
+        if codes.size and (codes.min() < 0 or codes.max() >= N_CODES):
+            raise ValueError(f"{what}: card codes run from 0 to {N_CODES - 1}")
+        codes = codes.astype(np.int16)
+    if len(np.unique(codes)) != len(codes):
+        raise ValueError(f"{what}: the same physical card appears twice: {format_cards(codes)}")
+    return codes
+
+
+def _hand(cards) -> np.ndarray:
+    """A hand as a one-row 2-d array sorted by card order, as the kernels keep it."""
+    codes = _cards(cards, "hand")
+    if not 1 <= len(codes) <= MAX_HAND - 1:
+        raise ValueError(f"hand: {len(codes)} cards; a hand holds 1 to {MAX_HAND - 1} cards")
+    return codes[np.argsort(ORDER[codes], kind="stable")][None, :]
+
+
+def hand_value(cards) -> int:
+    """Points of a hand: ace 1, 2-10 face value, J Q K 10, joker 0."""
+    codes = _cards(cards)
+    return int(_hand_value(codes[None, :], 0, len(codes)))
+
+
+def legal_discards(hand, rules: Rules) -> list[np.ndarray]:
+    """Every legal discard of ``hand``, each as the cards in the order laid.
+
+    A card set that can be laid so that different cards are takeable appears
+    once per such laying: each placement of the spare jokers of a run, and
+    under ``set_draw="ends"`` each distinct pair of end cards of a set of
+    three or more. Identical cards of two decks count once.
+    """
+    cards = _hand(hand)
+    n = cards.shape[1]
+    cand = np.zeros((3, MAX_CARD_SETS), np.int64)
+    n_sets = _card_sets(cards, 0, n, rules.joker_in_sets, cand)
+    lay = np.zeros((MAX_LAYINGS, MAX_HAND), np.int16)
+    lay_len = np.zeros(MAX_LAYINGS, np.int64)
+    rows = 0
+    for mask in cand[C_MASK, :n_sets]:
+        kind = _mask_kind(cards, 0, mask, rules.joker_in_sets)
+        rows += _layings(cards, 0, mask, kind, rules.set_draw == "ends", lay, lay_len, rows)
+    return [lay[r, : lay_len[r]].copy() for r in range(rows)]
+
+
+def discard_kind(discard, rules: Rules) -> str:
+    """``"single"``, ``"set"`` or ``"run"``; ``ValueError`` if not a legal discard.
+
+    A discard that reads as a set is a set (one natural card with jokers,
+    where jokers may stand in sets). A run may be laid rising or falling.
+    """
+    cards = _cards(discard, "discard")
+    if not 1 <= len(cards) <= MAX_HAND - 1:
+        raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_HAND - 1}")
+    kind = _laid_kind(cards, len(cards), rules.joker_in_sets)
+    if kind < 0:
+        raise ValueError(
+            f"discard: {format_cards(cards)} is not a legal discard under these rules "
+            "(a single card, a set of one rank, or a run of 3+ in one suit, laid in rank order)"
+        )
+    return KIND_NAMES[kind]
+
+
+def takeable(discard, rules: Rules) -> np.ndarray:
+    """The cards of a laid discard that the next player may take."""
+    cards = _cards(discard, "discard")
+    kind = KIND_NAMES.index(discard_kind(cards, rules))
+    bits = _takeable_bits(len(cards), kind, rules.set_draw == "ends")
+    return cards[[p for p in range(len(cards)) if (bits >> p) & 1]]
+
+
+def _int_vector(values, what: str) -> np.ndarray:
+    array = np.asarray(values)
+    if array.ndim != 1 or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"{what}: give a 1-d sequence of integers, one per seat")
+    if not 2 <= len(array) <= 8:
+        raise ValueError(f"{what}: {len(array)} seats; a table has 2 to 8 seats")
+    return array.astype(np.int64)
+
+
+def score_round(hand_values, caller, rules: Rules, slapdown: bool = False) -> np.ndarray:
+    """Round scores, one per seat.
+
+    Parameters
+    ----------
+    hand_values : sequence of int
+        Every seat's hand value at the end of the round.
+    caller : int or None
+        The seat that called Yaniv (or slapped down); ``None`` when the round
+        ended with no call (``empty_stock = "end_round"``): everyone scores
+        their hand.
+    rules : Rules
+    slapdown : bool
+        The caller ended the round with a slapdown.
+    """
+    values = _int_vector(hand_values, "hand_values")
+    if (values < 0).any():
+        raise ValueError("hand_values: hand values are never negative")
+    if caller is None:
+        if slapdown:
+            raise ValueError("slapdown: a slapdown needs the seat that slapped down as caller")
+        caller = -1
+    elif isinstance(caller, bool) or not 0 <= int(caller) < len(values):
+        raise ValueError(f"caller: {caller!r} is not a seat; use 0 to {len(values) - 1} or None")
+    elif slapdown and values[caller] != 0:
+        raise ValueError("slapdown: a player can slap down only with a hand value of 0")
+    elif not slapdown and values[caller] > rules.threshold:
+        raise ValueError(
+            f"caller: seat {caller} holds {values[caller]}, above the threshold "
+            f"{rules.threshold}; a call is allowed only at or below it"
+        )
+    rp, _ = rule_params(rules, None)
+    scores = np.zeros(len(values), np.int64)
+    alive = np.ones(len(values), np.int8)
+    _score_round(values, alive, int(caller), bool(slapdown), rp, scores)
+    return scores
+
+
+def settle_round(totals, round_scores, alive, rules: Rules):
+    """Add a round's scores to the running totals.
+
+    Applies milestones (only on a positive score landing exactly on one),
+    milestone theft, elimination above ``limit`` and the
+    all-over-the-limit rule.
+
+    Returns
+    -------
+    totals : numpy.ndarray
+    alive : numpy.ndarray of bool
+    winner : int or None
+        The game's winner, or ``None`` while the game goes on.
+    """
+    new_totals = _int_vector(totals, "totals").copy()
+    scores = _int_vector(round_scores, "round_scores")
+    still_in = np.asarray(alive, dtype=bool)
+    if not (len(new_totals) == len(scores) == len(still_in)):
+        raise ValueError("totals, round_scores and alive must have one entry per seat each")
+    if (new_totals < 0).any() or (scores < 0).any():
+        raise ValueError("totals and round_scores are never negative")
+    if still_in.sum() < 1:
+        raise ValueError("alive: at least one seat must still be in the game")
+    rp, milestones = rule_params(rules, None)
+    alive8 = still_in.astype(np.int8)
+    landed = np.zeros(len(new_totals), np.int8)
+    charges = np.zeros(len(new_totals), np.int64)
+    winner = _settle(new_totals, scores, alive8, rp, milestones, landed, charges)
+    return new_totals, alive8.astype(bool), (None if winner < 0 else int(winner))
+
+
+def _table(rules: Rules, players: int, policies):
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
+    rp, milestones = rule_params(rules, players)
+    return rp, milestones, policy_matrix(policies, players)
+
+
+def play_round(
+    rules: Rules,
+    players: int,
+    seed: int,
+    policies="max-shed",
+    *,
+    game: int = 0,
+    round: int = 0,
+    starter: int = 0,
+    totals=None,
+    alive=None,
+    record: bool = True,
+) -> RoundRecord:
+    """Play one seeded round and return its record.
+
+    The deal depends only on ``(seed, game, round)`` and the seats in play,
+    so a round of a game can be replayed on its own.
+
+    Parameters
+    ----------
+    rules : Rules
+    players : int
+        Seats at the table, 2 to 8.
+    seed : int
+    policies : str or sequence of str
+        One policy spec for every seat, or one per seat.
+    game, round : int
+        Which round of which game (keys of the random streams).
+    starter : int
+        The seat that plays first.
+    totals, alive : sequence, optional
+        Running totals before the round (policies may look at them) and the
+        seats still in the game (default: everyone).
+    record : bool
+        Keep every turn in the record.
+    """
+    seed = normalise_seed(seed)
+    rp, _, pol = _table(rules, players, policies)
+    alive8 = np.ones(players, np.int8) if alive is None else np.asarray(alive, np.int8)
+    totals64 = np.zeros(players, np.int64) if totals is None else _int_vector(totals, "totals")
+    if len(alive8) != players or len(totals64) != players:
+        raise ValueError("totals and alive need one entry per seat")
+    if alive8.sum() < 2:
+        raise ValueError("alive: a round needs at least two seats still in the game")
+    if not 0 <= starter < players or not alive8[starter]:
+        raise ValueError(f"starter: {starter!r} is not a seat still in the game")
+    ws = new_workspace(players)
+    hands, taken, hand_n, hand_val, piles, pst, _, rng, _, _ = ws
+    _deal(rp, alive8, starter, seed, game, round, hands, taken, hand_n, hand_val, piles, pst, rng)
+    dealt = [hands[s, : hand_n[s]].copy() for s in range(players)]
+    turned_up = int(piles[PREV, 0])
+    summary = np.zeros((1, N_SUMMARY), np.int64)
+    values = np.zeros((1, players), np.int64)
+    scores = np.zeros((1, players), np.int64)
+    log = np.zeros((rules.max_turns + 2 if record else 0, LOG_WIDTH), np.int16)
+    rows = _play_round(
+        rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values, scores, 0, log
+    )
+    return round_record(
+        rules=rules,
+        seed=seed,
+        game=game,
+        round=round,
+        policies=policies,
+        alive=alive8,
+        dealt=dealt,
+        turned_up=turned_up,
+        summary=summary[0],
+        values=values[0],
+        scores=scores[0],
+        log=log[:rows] if record else None,
+    )
+
+
+def play_game(
+    rules: Rules,
+    players: int,
+    seed: int,
+    policies="max-shed",
+    *,
+    game: int = 0,
+    turns: bool = False,
+) -> GameRecord:
+    """Play one seeded game to its winner and return its record.
+
+    With ``turns=True`` every round is replayed with :func:`play_round` to
+    keep its turns; the game kernel and the replay must agree.
+    """
+    seed = normalise_seed(seed)
+    rp, milestones, pol = _table(rules, players, policies)
+    ws = new_workspace(players)
+    n = rules.max_rounds
+    totals = np.zeros(players, np.int64)
+    alive = np.zeros(players, np.int8)
+    summaries = np.zeros((n, N_SUMMARY), np.int64)
+    values = np.zeros((n, players), np.int64)
+    scores = np.zeros((n, players), np.int64)
+    round_totals = np.zeros((n, players), np.int64)
+    round_alive = np.zeros((n, players), np.int8)
+    landed = np.zeros((n, players), np.int8)
+    rounds, winner = _play_game(
+        rp,
+        milestones,
+        pol,
+        seed,
+        game,
+        ws,
+        new_game_scratch(players),
+        totals,
+        alive,
+        summaries,
+        values,
+        scores,
+        round_totals,
+        round_alive,
+        landed,
+    )
+    record = GameRecord(
+        rules=rules,
+        players=players,
+        seed=seed,
+        game=game,
+        policies=policies if isinstance(policies, str) else list(policies),
+        winner=None if winner < 0 else int(winner),
+        summaries=summaries[:rounds],
+        values=values[:rounds],
+        scores=scores[:rounds],
+        totals=round_totals[:rounds],
+        alive=round_alive[:rounds].astype(bool),
+        landed=landed[:rounds].astype(bool),
+    )
+    if turns:
+        before_totals = np.zeros(players, np.int64)
+        before_alive = np.ones(players, np.int8)
+        for r in range(rounds):
+            rec = play_round(
+                rules,
+                players,
+                seed,
+                policies,
+                game=game,
+                round=r,
+                starter=int(summaries[r, 6]),
+                totals=before_totals,
+                alive=before_alive,
+            )
+            record.round_records.append(rec)
+            before_totals = round_totals[r]
+            before_alive = round_alive[r]
+    return record

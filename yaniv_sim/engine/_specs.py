@@ -1,0 +1,74 @@
+"""Policy specs at the engine's edge: names and parameters to kernel vectors.
+
+A spec is ``"NAME"`` or ``"NAME:param=value,..."``. The engine knows the two
+families its kernel implements; richer families register here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from yaniv_sim.engine._policy import (
+    KIND_MAX_SHED,
+    KIND_RANDOM,
+    N_POLICY_PARAMS,
+    P_CALL_PROB,
+    P_KIND,
+    P_PILE_PROB,
+)
+
+# name -> (kind, {param name: (index, default, low, high)})
+FAMILIES: dict[str, tuple[int, dict[str, tuple[int, float, float, float]]]] = {
+    "max-shed": (KIND_MAX_SHED, {}),
+    "random": (
+        KIND_RANDOM,
+        {"call": (P_CALL_PROB, 0.5, 0.0, 1.0), "pile": (P_PILE_PROB, 0.5, 0.0, 1.0)},
+    ),
+}
+
+
+def policy_vector(spec: str) -> np.ndarray:
+    """The kernel parameter vector of one policy spec such as ``"random:call=0.2"``."""
+    if not isinstance(spec, str):
+        raise ValueError(f"policy: {spec!r} is not a policy spec; use a name such as 'max-shed'")
+    name, _, rest = spec.strip().partition(":")
+    if name not in FAMILIES:
+        raise ValueError(f"unknown policy {name!r}; known policies: " + ", ".join(FAMILIES))
+    kind, params = FAMILIES[name]
+    vector = np.zeros(N_POLICY_PARAMS, np.float64)
+    vector[P_KIND] = kind
+    for index, default, _low, _high in params.values():
+        vector[index] = default
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if key not in params:
+            allowed = ", ".join(params) if params else "none"
+            raise ValueError(f"policy {name}: unknown parameter {key!r}; its parameters: {allowed}")
+        index, _default, low, high = params[key]
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not eq or not low <= number <= high:
+            raise ValueError(
+                f"policy {name}: {key}={value.strip()!r} is not allowed; use a number "
+                f"from {low:g} to {high:g}"
+            )
+        vector[index] = number
+    return vector
+
+
+def policy_matrix(policies: str | Sequence[str], players: int) -> np.ndarray:
+    """One policy vector per seat: a single spec for every seat, or one per seat."""
+    if isinstance(policies, str):
+        policies = [policies] * players
+    policies = list(policies)
+    if len(policies) != players:
+        raise ValueError(
+            f"policies: {len(policies)} given for {players} players; give one for every "
+            "seat or a single one for all"
+        )
+    return np.stack([policy_vector(p) for p in policies])
