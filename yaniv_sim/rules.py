@@ -105,7 +105,7 @@ def _fail(field: str, value: Any, allowed: str) -> ValueError:
     return ValueError(f"rule {field}: {value!r} is not allowed; {allowed}")
 
 
-def _normalise_milestones(value: Any, limit: int) -> tuple[tuple[int, int], ...]:
+def _normalise_milestones(value: Any) -> tuple[tuple[int, int], ...]:
     allowed = (
         "give a mapping of exact totals to lower new totals, such as {50: 25, 100: 50}, "
         f"with totals from 1 to 10000 and at most {MAX_MILESTONES} entries"
@@ -194,7 +194,7 @@ class Rules:
                 f"with decks='auto' it must be at least two_decks_min_players "
                 f"({self.two_decks_min_players})",
             )
-        object.__setattr__(self, "milestones", _normalise_milestones(self.milestones, self.limit))
+        object.__setattr__(self, "milestones", _normalise_milestones(self.milestones))
 
     # -- construction -------------------------------------------------------------
 

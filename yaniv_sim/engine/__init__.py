@@ -35,12 +35,14 @@ from yaniv_sim.engine._layout import (
     MAX_HAND,
     MAX_LAYINGS,
     N_SUMMARY,
+    OUTCOME_NAMES,
     rule_params,
 )
 from yaniv_sim.engine._play import (
     _deal,
     _play_game,
     _play_round,
+    _play_rounds,
     new_game_scratch,
     new_workspace,
 )
@@ -52,6 +54,7 @@ from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
 from yaniv_sim.rules import Rules
 
 __all__ = [
+    "OUTCOMES",
     "GameRecord",
     "RoundRecord",
     "discard_kind",
@@ -61,6 +64,7 @@ __all__ = [
     "parse_cards",
     "play_game",
     "play_round",
+    "play_rounds",
     "score_round",
     "settle_round",
     "takeable",
@@ -379,3 +383,46 @@ def play_game(
             before_totals = round_totals[r]
             before_alive = round_alive[r]
     return record
+
+
+def play_rounds(
+    rules: Rules,
+    players: int,
+    seed: int,
+    rounds: int,
+    policies="max-shed",
+    *,
+    first: int = 0,
+) -> dict[str, np.ndarray]:
+    """Play a batch of independent seeded rounds (rounds ``first .. first + rounds - 1``).
+
+    Every seat is in with a total of 0; round ``r`` is started by seat
+    ``r % players`` and dealt exactly as ``play_round(..., round=r,
+    starter=r % players)`` deals it.
+
+    Returns
+    -------
+    dict
+        ``outcome`` (codes, see ``OUTCOMES``), ``caller``, ``caller_value``,
+        ``turns``, ``reshuffles``, ``winner``, ``starter`` (one per round) and
+        ``hand_values``, ``scores`` (rounds x players).
+    """
+    seed = normalise_seed(seed)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise ValueError(f"rounds: {rounds!r} is not allowed; use a whole number >= 0")
+    rp, _, pol = _table(rules, players, policies)
+    summaries = np.zeros((rounds, N_SUMMARY), np.int64)
+    values = np.zeros((rounds, players), np.int64)
+    scores = np.zeros((rounds, players), np.int64)
+    _play_rounds(
+        rp, pol, seed, first, rounds, new_workspace(players), new_game_scratch(players),
+        np.ones(players, np.int8), np.zeros(players, np.int64), summaries, values, scores,
+    )  # fmt: skip
+    names = ("outcome", "caller", "caller_value", "turns", "reshuffles", "winner", "starter")
+    out = {name: summaries[:, i].copy() for i, name in enumerate(names)}
+    out["hand_values"] = values
+    out["scores"] = scores
+    return out
+
+
+OUTCOMES = OUTCOME_NAMES

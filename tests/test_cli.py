@@ -1,0 +1,113 @@
+"""The command line, as a user runs it: output, files, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from yaniv_sim.cli import main
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    return result
+
+
+def one_line_error(result, *fragments):
+    assert result.exit_code != 0
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_rules_shows_every_field_of_a_preset_with_variants_and_settings():
+    result = run("rules", "--rules", "nordic", "--variant", "slapdown", "--set", "limit=100",
+                 "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["threshold"] == 5 and data["slapdown"] is True and data["limit"] == 100
+    assert data["milestones"] == {"100": 50, "200": 100}
+
+
+def test_rules_from_a_toml_file(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "nordic"\nvariants = ["yaniv9"]\nmilestones = { 50 = 25 }\n')
+    result = run("rules", "--rules", str(path), "--players", "4")
+    assert result.exit_code == 0, result.output
+    assert "threshold" in result.output and " 9" in result.output
+    assert "4 players: 1 deck(s) of 54 cards" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["rules", "--rules", "swedish"], ["swedish", "standard"]),
+        (["rules", "--variant", "fast"], ["unknown variant 'fast'", "yaniv5"]),
+        (["rules", "--set", "threshold=99"], ["threshold", "0 to 15"]),
+        (["rules", "--set", "colour=red"], ["unknown rule field 'colour'"]),
+        (["rules", "--set", "threshold"], ["FIELD=VALUE"]),
+        (["rules", "--rules", "missing.toml"], ["no such file"]),
+        (["rules", "--set", "decks=1", "--set", "hand_size=7", "--players", "8"],
+         ["8 players cannot be dealt 7 cards"]),
+        (["legal", "4D 5D XX"], ["'XX'", "accepted"]),
+        (["legal", "4D 4D 4D"], ["written 3 times"]),
+        (["round", "--set", "decks=1", "--set", "hand_size=7", "--players", "8"],
+         ["cannot be dealt"]),
+        (["round", "--policy", "genius"], ["unknown policy 'genius'", "max-shed"]),
+        (["round", "--policy", "random:call=2"], ["call=", "0 to 1"]),
+        (["game", "--players", "3", "--policy", "max-shed", "--policy", "random"],
+         ["2 given for 3 players"]),
+    ],
+)  # fmt: skip
+def test_user_errors_are_one_clear_line(args, fragments):
+    one_line_error(run(*args), *fragments)
+
+
+def test_bad_option_values_exit_non_zero_without_traceback():
+    result = run("round", "--players", "9")
+    assert result.exit_code == 2
+    assert "9 is not in the range 2<=x<=8" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_legal_lists_discards_with_takeable_cards():
+    result = run("legal", "4D 5D JK 7D", "--rules", "nordic")
+    assert result.exit_code == 0, result.output
+    assert "run    4D 5D JK 7D" in result.output
+    assert "next may take 4D 7D" in result.output
+
+
+def test_round_prints_a_replayable_transcript():
+    a = run("round", "--players", "3", "--seed", "7")
+    b = run("round", "--players", "3", "--seed", "7")
+    assert a.exit_code == 0 and a.output == b.output
+    assert "seat 0 dealt" in a.output
+    assert ("calls Yaniv" in a.output) or ("slaps down" in a.output)
+
+
+def test_game_prints_the_winner():
+    result = run("game", "--players", "2", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert "wins after" in result.output
+
+
+def test_demo_writes_a_report(tmp_path):
+    out = tmp_path / "reports"
+    result = run("demo", "--rounds", "20000", "--out", str(out), "--seed", "5")
+    assert result.exit_code == 0, result.output
+    text = (out / "selfplay.md").read_text()
+    assert "20,000 rounds" in text
+    assert "## Assaf risk by the caller's hand value" in text
+    assert "exact by combinatorics" in text
+
+
+def test_demo_refuses_an_unwritable_path(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    one_line_error(run("demo", "--rounds", "100", "--out", str(blocker / "sub")))
