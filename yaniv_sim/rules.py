@@ -185,7 +185,7 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise _fail(name, value, "use true or false")
-        if self.decks not in (1, 2, "auto") or isinstance(self.decks, bool):
+        if not (self.decks == "auto" or (type(self.decks) is int and self.decks in (1, 2))):
             raise _fail("decks", self.decks, "use 1, 2 or 'auto'")
         if self.decks == "auto" and self.auto_two_decks_from < self.two_decks_min_players:
             raise _fail(

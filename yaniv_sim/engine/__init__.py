@@ -129,8 +129,8 @@ def discard_kind(discard, rules: Rules) -> str:
     where jokers may stand in sets). A run may be laid rising or falling.
     """
     cards = _cards(discard, "discard")
-    if not 1 <= len(cards) <= MAX_HAND - 1:
-        raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_HAND - 1}")
+    if not 1 <= len(cards) <= MAX_DISCARD:
+        raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_DISCARD}")
     kind = _laid_kind(cards, len(cards), rules.joker_in_sets)
     if kind < 0:
         raise ValueError(
@@ -146,6 +146,9 @@ def takeable(discard, rules: Rules) -> np.ndarray:
     kind = KIND_NAMES.index(discard_kind(cards, rules))
     bits = _takeable_bits(len(cards), kind, rules.set_draw == "ends")
     return cards[[p for p in range(len(cards)) if (bits >> p) & 1]]
+
+
+MAX_DISCARD = 13  # a run from ace to king; in play a discard never exceeds a hand
 
 
 def _int_vector(values, what: str) -> np.ndarray:

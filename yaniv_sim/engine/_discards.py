@@ -120,81 +120,70 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
     """
     njk = 0
     dup = 0  # bit i: slot i shows the same face as slot i - 1
-    suits0 = 0
-    suits1 = 0
-    suits2 = 0
-    suits3 = 0
+    same_rank = 0  # bit i: slot i has the rank of slot i - 1
+    by_suit = 0  # 8 bits a suit: the slots of each suit
+    prev_face = -1
+    prev_rank = -1
+    count = 0
+    # singles, one per distinct face; and what the hand holds
     for i in range(n):
         c = hands[seat, i]
+        face = FACE[c]
+        if face == prev_face:
+            dup |= 1 << i
+        else:
+            count = _emit(cand, count, 1 << i, VALUE[c], IS_JOKER[c])
+        rank = RANK[c]
+        if rank == prev_rank:
+            same_rank |= 1 << i
+        prev_face = face
+        prev_rank = rank
         if IS_JOKER[c]:
             njk += 1
-            if i > 0 and IS_JOKER[hands[seat, i - 1]]:
-                dup |= 1 << i
-            continue
-        if i > 0 and FACE[c] == FACE[hands[seat, i - 1]]:
-            dup |= 1 << i
-        s = SUIT[c]
-        if s == 0:
-            suits0 |= 1 << i
-        elif s == 1:
-            suits1 |= 1 << i
-        elif s == 2:
-            suits2 |= 1 << i
         else:
-            suits3 |= 1 << i
+            by_suit |= (1 << i) << (8 * SUIT[c])
     nnat = n - njk
-    count = 0
-    # singles, one per distinct face
-    for i in range(n):
-        if not (dup >> i) & 1:
-            c = hands[seat, i]
-            count = _emit(cand, count, 1 << i, VALUE[c], 1 if IS_JOKER[c] else 0)
     # sets: naturals of one rank (side by side), with jokers where allowed
     jmax = njk if joker_in_sets else 0
-    i = 0
-    while i < nnat:
-        r = RANK[hands[seat, i]]
-        e = i + 1
-        while e < nnat and RANK[hands[seat, e]] == r:
-            e += 1
-        if e - i + jmax >= 2:
-            same = ((1 << e) - 1) ^ ((1 << i) - 1)
-            v = VALUE[hands[seat, i]]
-            s = same
-            while s:
-                if (s & dup & ~(s << 1)) == 0:
-                    k = POPCOUNT[s]
-                    for j in range(max(0, 2 - k), jmax + 1):
-                        count = _emit(cand, count, s | (((1 << j) - 1) << nnat), k * v, j)
-                s = (s - 1) & same
-        i = e
+    if jmax > 0 or (same_rank & ((1 << nnat) - 1)) != 0:
+        i = 0
+        while i < nnat:
+            e = i + 1
+            while e < nnat and (same_rank >> e) & 1:
+                e += 1
+            if e - i + jmax >= 2:
+                same = ((1 << e) - 1) ^ ((1 << i) - 1)
+                v = VALUE[hands[seat, i]]
+                s = same
+                while s:
+                    if (s & dup & ~(s << 1)) == 0:
+                        k = POPCOUNT[s]
+                        for j in range(max(0, 2 - k), jmax + 1):
+                            count = _emit(cand, count, s | (((1 << j) - 1) << nnat), k * v, j)
+                    s = (s - 1) & same
+            i = e
     # runs: naturals of one suit at distinct ranks, gaps and ends filled by jokers
-    if n >= 3:
-        for suit in range(4):
-            if suit == 0:
-                firsts = suits0 & ~dup
-            elif suit == 1:
-                firsts = suits1 & ~dup
-            elif suit == 2:
-                firsts = suits2 & ~dup
-            else:
-                firsts = suits3 & ~dup
-            if POPCOUNT[firsts] + njk < 3:
-                continue
-            s = firsts
-            while s:
-                k = POPCOUNT[s]
-                if not (joker_in_sets and k == 1):
-                    lo = RANK[hands[seat, LOW_BIT[s]]]
-                    hi = RANK[hands[seat, HIGH_BIT[s]]]
-                    jmin = max(hi - lo + 1 - k, 3 - k)
-                    if jmin <= njk:
-                        points = _mask_points(hands, seat, s)
-                        for j in range(jmin, njk + 1):
-                            if k + j > N_RANKS:
-                                break
-                            count = _emit(cand, count, s | (((1 << j) - 1) << nnat), points, j)
-                s = (s - 1) & firsts
+    if n < 3:
+        return count
+    firsts_all = by_suit & ~(dup * 0x01010101)
+    for suit in range(4):
+        firsts = (firsts_all >> (8 * suit)) & 0xFF
+        if POPCOUNT[firsts] + njk < 3:
+            continue
+        s = firsts
+        while s:
+            k = POPCOUNT[s]
+            if not (joker_in_sets and k == 1):
+                lo = RANK[hands[seat, LOW_BIT[s]]]
+                hi = RANK[hands[seat, HIGH_BIT[s]]]
+                jmin = max(hi - lo + 1 - k, 3 - k)
+                if jmin <= njk:
+                    points = _mask_points(hands, seat, s)
+                    for j in range(jmin, njk + 1):
+                        if k + j > N_RANKS:
+                            break
+                        count = _emit(cand, count, s | (((1 << j) - 1) << nnat), points, j)
+            s = (s - 1) & firsts
     return count
 
 

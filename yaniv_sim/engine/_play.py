@@ -150,7 +150,7 @@ def _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, p
                 c = piles[STOCK, top]
                 hand_n[s] = _insert_card(hands, taken, s, hand_n[s], c, 0)
                 hand_val[s] += VALUE[c]
-            s = (s + 1) % seats
+            s = s + 1 if s + 1 < seats else 0
     top -= 1
     piles[PREV, 0] = piles[STOCK, top]
     pst[PS_STOCK_N] = top

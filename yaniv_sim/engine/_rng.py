@@ -20,6 +20,7 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 MAX_SEED = 2**63 - 1
 
@@ -77,9 +78,23 @@ def _uniform(states, i):
 
 @njit
 def _shuffle(cards, n, states, i):
-    """Fisher-Yates shuffle of ``cards[:n]`` in place with stream ``i``."""
-    for k in range(n - 1, 0, -1):
-        j = _below(states, i, k + 1)
+    """Fisher-Yates shuffle of ``cards[:n]`` in place with stream ``i``.
+
+    Each 64-bit draw serves two swaps (32 bits each; ``n`` is at most 112,
+    so the multiply-shift bias is below 3e-8).
+    """
+    k = n - 1
+    while k > 0:
+        z = _next_u64(states, i)
+        j = np.int64(((z >> _S32) * np.uint64(k + 1)) >> _S32)
         t = cards[k]
         cards[k] = cards[j]
         cards[j] = t
+        k -= 1
+        if k == 0:
+            break
+        j = np.int64(((z & _LOW32) * np.uint64(k + 1)) >> _S32)
+        t = cards[k]
+        cards[k] = cards[j]
+        cards[j] = t
+        k -= 1

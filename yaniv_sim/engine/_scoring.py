@@ -31,7 +31,9 @@ def _next_alive(alive, seat):
     n = alive.shape[0]
     s = seat
     for _ in range(n):
-        s = (s + 1) % n
+        s += 1
+        if s == n:
+            s = 0
         if alive[s]:
             return s
     return -1

@@ -1,0 +1,664 @@
+"""Legal discards, their layings, what the next player may take, and discard kinds.
+
+Expected discards are written by hand from the rule book (section 3) and the project
+decisions (a card set that reads as a set is a set; runs are laid rising; a
+joker may stand for a rank the player still holds; ace low, no wrap-around).
+
+Discards are compared as lists of canonical keys: a run keeps its exact laid
+order (rising); a set under ``set_draw="any"`` is order-free; a set of three
+or more under ``set_draw="ends"`` is keyed by its unordered pair of end cards
+and the cards between them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yaniv_sim import Rules, format_cards, parse_cards
+from yaniv_sim.engine import discard_kind, legal_discards, takeable
+
+STANDARD = Rules.preset("standard")
+NORDIC = Rules.preset("nordic")
+STANDARD_ENDS = Rules.preset("standard", set_draw="ends")
+NORDIC_ANY = Rules.preset("nordic", set_draw="any")
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def rank_of(card: str) -> int:
+    return RANKS.index(card[:-1])
+
+
+def key(laid: list[str], rules: Rules):
+    """Canonical key of one laid discard (see the module docstring)."""
+    if len(laid) == 1:
+        return ("single", laid[0])
+    naturals = [c for c in laid if c != "JK"]
+    jokers = len(laid) - len(naturals)
+    one_rank = len({c[:-1] for c in naturals}) == 1
+    if one_rank and (jokers == 0 or rules.joker_in_sets):
+        if rules.set_draw == "any" or len(laid) <= 2:
+            return ("set", tuple(sorted(laid)))
+        return ("set", tuple(sorted([laid[0], laid[-1]])), tuple(sorted(laid[1:-1])))
+    return ("run", tuple(laid))
+
+
+def engine_keys(hand: str, rules: Rules):
+    discards = legal_discards(hand, rules)
+    return sorted(key(format_cards(d).split(), rules) for d in discards)
+
+
+def expected_keys(discards: list[str], rules: Rules):
+    return sorted(key(d.split(), rules) for d in discards)
+
+
+def check(hand: str, rules: Rules, expected: list[str]):
+    assert engine_keys(hand, rules) == expected_keys(expected, rules)
+
+
+def text_set(cards) -> Counter:
+    return Counter(format_cards(cards).split())
+
+
+# -- legal_discards: runs with jokers -------------------------------------------------------
+
+
+def test_joker_inside_and_at_ends_standard():
+    check(
+        "4D 5D JK 7D",
+        STANDARD,
+        [
+            "4D", "5D", "JK", "7D",
+            "4D JK", "5D JK", "7D JK",
+            "JK 4D 5D", "4D 5D JK",
+            "5D JK 7D",
+            "4D 5D JK 7D",
+        ],
+    )  # fmt: skip
+
+
+def test_joker_inside_and_at_ends_nordic():
+    check(
+        "4D 5D JK 7D",
+        NORDIC,
+        [
+            "4D", "5D", "JK", "7D",
+            "JK 4D 5D", "4D 5D JK",
+            "5D JK 7D",
+            "4D 5D JK 7D",
+        ],
+    )  # fmt: skip
+
+
+def test_joker_may_stand_for_a_rank_still_held_nordic():
+    check(
+        "5D 6D 7D JK",
+        NORDIC,
+        [
+            "5D", "6D", "7D", "JK",
+            "5D 6D 7D",
+            "JK 5D 6D 7D", "5D 6D 7D JK",
+            "JK 5D 6D", "5D 6D JK",
+            "5D JK 7D",
+            "JK 6D 7D", "6D 7D JK",
+        ],
+    )  # fmt: skip
+
+
+def test_joker_may_stand_for_a_rank_still_held_standard():
+    keys = engine_keys("5D 6D 7D JK", STANDARD)
+    assert key(["5D", "JK", "7D"], STANDARD) in keys
+    check(
+        "5D 6D 7D JK",
+        STANDARD,
+        [
+            "5D", "6D", "7D", "JK",
+            "5D JK", "6D JK", "7D JK",
+            "5D 6D 7D",
+            "JK 5D 6D 7D", "5D 6D 7D JK",
+            "JK 5D 6D", "5D 6D JK",
+            "5D JK 7D",
+            "JK 6D 7D", "6D 7D JK",
+        ],
+    )  # fmt: skip
+
+
+def test_spare_jokers_next_to_king_go_below_nordic():
+    check(
+        "QH KH JK JK",
+        NORDIC,
+        [
+            "QH", "KH", "JK",
+            "JK QH KH",
+            "JK JK QH KH",
+            "JK JK QH", "JK QH JK",
+            "JK JK KH",
+        ],
+    )  # fmt: skip
+
+
+def test_spare_jokers_next_to_king_go_below_standard():
+    check(
+        "QH KH JK JK",
+        STANDARD,
+        [
+            "QH", "KH", "JK",
+            "QH JK", "QH JK JK", "KH JK", "KH JK JK",
+            "JK QH KH",
+            "JK JK QH KH",
+        ],
+    )  # fmt: skip
+
+
+def test_spare_jokers_next_to_ace_go_above_nordic():
+    check(
+        "AS 2S JK JK",
+        NORDIC,
+        [
+            "AS", "2S", "JK",
+            "AS 2S JK",
+            "AS 2S JK JK",
+            "AS JK JK",
+            "JK 2S JK", "2S JK JK",
+        ],
+    )  # fmt: skip
+
+
+def test_spare_jokers_next_to_ace_go_above_standard():
+    check(
+        "AS 2S JK JK",
+        STANDARD,
+        [
+            "AS", "2S", "JK",
+            "AS JK", "AS JK JK", "2S JK", "2S JK JK",
+            "AS 2S JK",
+            "AS 2S JK JK",
+        ],
+    )  # fmt: skip
+
+
+def test_each_placement_of_spare_jokers_nordic():
+    check(
+        "4C 6C JK JK",
+        NORDIC,
+        [
+            "4C", "6C", "JK",
+            "4C JK 6C",
+            "JK 4C JK 6C", "4C JK 6C JK",
+            "JK JK 4C", "JK 4C JK", "4C JK JK",
+            "JK JK 6C", "JK 6C JK", "6C JK JK",
+        ],
+    )  # fmt: skip
+
+
+def test_each_placement_of_spare_jokers_standard():
+    check(
+        "4C 6C JK JK",
+        STANDARD,
+        [
+            "4C", "6C", "JK",
+            "4C JK", "4C JK JK", "6C JK", "6C JK JK",
+            "4C JK 6C",
+            "JK 4C JK 6C", "4C JK 6C JK",
+        ],
+    )  # fmt: skip
+
+
+def test_two_jokers_fill_a_gap_of_two():
+    check(
+        "3H 6H JK JK",
+        NORDIC,
+        [
+            "3H", "6H", "JK",
+            "3H JK JK 6H",
+            "JK JK 3H", "JK 3H JK", "3H JK JK",
+            "JK JK 6H", "JK 6H JK", "6H JK JK",
+        ],
+    )  # fmt: skip
+
+
+# -- ace low only ---------------------------------------------------------------------------
+
+
+def test_queen_king_ace_is_no_run():
+    check("QS KS AS", STANDARD, ["QS", "KS", "AS"])
+    check("QS KS AS", NORDIC, ["QS", "KS", "AS"])
+
+
+def test_ace_two_three_is_a_run():
+    check("AS 2S 3S", STANDARD, ["AS", "2S", "3S", "AS 2S 3S"])
+    check("AS 2S 3S", NORDIC, ["AS", "2S", "3S", "AS 2S 3S"])
+
+
+def test_king_ace_two_wrap_is_no_run():
+    check("KD AD 2D", STANDARD, ["KD", "AD", "2D"])
+
+
+def test_queen_king_ace_with_a_joker():
+    check(
+        "QS KS AS JK",
+        STANDARD,
+        ["QS", "KS", "AS", "JK", "AS JK", "QS JK", "KS JK", "JK QS KS"],
+    )
+
+
+# -- sets and jokers ----------------------------------------------------------------------
+
+
+def test_one_natural_and_jokers_is_a_set_under_standard():
+    check("5C JK JK", STANDARD, ["5C", "JK", "5C JK", "5C JK JK"])
+
+
+def test_one_natural_and_jokers_is_a_run_under_nordic():
+    check("5C JK JK", NORDIC, ["5C", "JK", "JK JK 5C", "JK 5C JK", "5C JK JK"])
+
+
+def test_no_jokers_in_sets_nordic():
+    check("5C 5D JK", NORDIC, ["5C", "5D", "JK", "5C 5D"])
+
+
+def test_jokers_in_sets_standard():
+    check("5C 5D JK", STANDARD, ["5C", "5D", "JK", "5C 5D", "5C JK", "5D JK", "5C 5D JK"])
+
+
+def test_no_jokers_in_sets_with_any_draw():
+    check("5C 5D JK", NORDIC_ANY, ["5C", "5D", "JK", "5C 5D"])
+
+
+# -- set_draw ends: layings by end cards ------------------------------------------------------
+
+
+def test_three_of_a_kind_any_vs_ends():
+    check("8S 8H 8C", STANDARD, ["8S", "8H", "8C", "8S 8H", "8S 8C", "8H 8C", "8S 8H 8C"])
+    check(
+        "8S 8H 8C",
+        NORDIC,
+        [
+            "8S", "8H", "8C",
+            "8S 8H", "8S 8C", "8H 8C",
+            "8S 8C 8H", "8S 8H 8C", "8H 8S 8C",
+        ],
+    )  # fmt: skip
+
+
+def test_four_of_a_kind_under_ends():
+    pairs = ["8S 8H", "8S 8D", "8S 8C", "8H 8D", "8H 8C", "8D 8C"]
+    triples_ends = [
+        # 8S 8H 8D
+        "8S 8D 8H", "8S 8H 8D", "8H 8S 8D",
+        # 8S 8H 8C
+        "8S 8C 8H", "8S 8H 8C", "8H 8S 8C",
+        # 8S 8D 8C
+        "8S 8C 8D", "8S 8D 8C", "8D 8S 8C",
+        # 8H 8D 8C
+        "8H 8C 8D", "8H 8D 8C", "8D 8H 8C",
+    ]  # fmt: skip
+    quads = [
+        "8S 8D 8C 8H", "8S 8H 8C 8D", "8S 8H 8D 8C",
+        "8H 8S 8C 8D", "8H 8S 8D 8C", "8D 8S 8H 8C",
+    ]  # fmt: skip
+    check("8S 8H 8D 8C", NORDIC, ["8S", "8H", "8D", "8C", *pairs, *triples_ends, *quads])
+    check(
+        "8S 8H 8D 8C",
+        STANDARD,
+        [
+            "8S", "8H", "8D", "8C", *pairs,
+            "8S 8H 8D", "8S 8H 8C", "8S 8D 8C", "8H 8D 8C",
+            "8S 8H 8D 8C",
+        ],
+    )  # fmt: skip
+
+
+def test_set_with_joker_under_ends():
+    check(
+        "5C 5D JK",
+        STANDARD_ENDS,
+        [
+            "5C", "5D", "JK",
+            "5C 5D", "5C JK", "5D JK",
+            "5C JK 5D", "5C 5D JK", "5D 5C JK",
+        ],
+    )  # fmt: skip
+
+
+def test_set_with_two_jokers_under_ends():
+    check("5C JK JK", STANDARD_ENDS, ["5C", "JK", "5C JK", "5C JK JK", "JK 5C JK"])
+
+
+# -- two decks ---------------------------------------------------------------------------------
+
+
+def test_identical_cards_make_a_set_and_count_once():
+    check("8S 8S 8H", STANDARD, ["8S", "8H", "8S 8S", "8S 8H", "8S 8S 8H"])
+
+
+def test_identical_cards_under_ends():
+    check("8S 8S 8H", NORDIC, ["8S", "8H", "8S 8S", "8S 8H", "8S 8H 8S", "8S 8S 8H"])
+
+
+def test_two_pairs_of_identical_cards_under_ends():
+    check(
+        "8S 8S 8H 8H",
+        NORDIC,
+        [
+            "8S", "8H",
+            "8S 8S", "8S 8H", "8H 8H",
+            "8S 8H 8S", "8S 8S 8H",
+            "8S 8H 8H", "8H 8S 8H",
+            "8S 8H 8H 8S", "8S 8S 8H 8H", "8H 8S 8S 8H",
+        ],
+    )  # fmt: skip
+
+
+def test_runs_never_hold_two_identical_cards():
+    check("8S 8S 9S 10S", STANDARD, ["8S", "9S", "10S", "8S 8S", "8S 9S 10S"])
+
+
+def test_two_decks_with_joker():
+    check(
+        "7S 7S 8S JK",
+        STANDARD,
+        [
+            "7S", "8S", "JK",
+            "7S 7S", "7S JK", "7S 7S JK", "8S JK",
+            "JK 7S 8S", "7S 8S JK",
+        ],
+    )  # fmt: skip
+
+
+def test_identical_jokers_count_once():
+    check("JK JK 9D", NORDIC, ["JK", "9D", "JK JK 9D", "JK 9D JK", "9D JK JK"])
+
+
+# -- jokers alone, unmatched cards, mixed suits -----------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NORDIC, STANDARD_ENDS, NORDIC_ANY])
+@pytest.mark.parametrize("hand", ["JK", "JK JK", "JK JK JK", "JK JK JK JK"])
+def test_jokers_alone_only_as_a_single(hand, rules):
+    check(hand, rules, ["JK"])
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NORDIC])
+def test_no_two_unmatched_cards(rules):
+    check("3H 9C", rules, ["3H", "9C"])
+    check("3H 4C 9D KS", rules, ["3H", "4C", "9D", "KS"])
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NORDIC])
+def test_no_mixed_suit_run(rules):
+    check("5C 6D 7C", rules, ["5C", "6D", "7C"])
+
+
+def test_no_mixed_suit_run_with_joker():
+    check(
+        "5C 6D 7C JK",
+        STANDARD,
+        ["5C", "6D", "7C", "JK", "5C JK", "6D JK", "7C JK", "5C JK 7C"],
+    )
+
+
+def test_set_and_run_share_a_card():
+    check("3C 4C 5C 5H", STANDARD, ["3C", "4C", "5C", "5H", "5C 5H", "3C 4C 5C"])
+
+
+def test_seven_card_run():
+    laid = [format_cards(d) for d in legal_discards("3C 4C 5C 6C 7C 8C 9C", STANDARD)]
+    assert "3C 4C 5C 6C 7C 8C 9C" in laid
+    # 7 singles + every run of 3..7 consecutive cards: 5 + 4 + 3 + 2 + 1
+    assert len(laid) == 7 + 15
+    assert len(set(laid)) == len(laid)
+
+
+# -- an independent reference, written from the rule book ----------------------------------------
+
+
+def reference_discards(hand: list[str], rules: Rules):
+    """Every legal discard of ``hand`` as canonical keys (the rule book (section 3))."""
+    keys = []
+    faces = Counter(hand)
+    items = sorted(faces)
+    for counts in itertools.product(*[range(faces[f] + 1) for f in items]):
+        cards = [f for f, n in zip(items, counts, strict=True) for _ in range(n)]
+        if not cards:
+            continue
+        if len(cards) == 1:
+            keys.append(key(cards, rules))
+            continue
+        naturals = [c for c in cards if c != "JK"]
+        jokers = len(cards) - len(naturals)
+        if not naturals:
+            continue
+        if len({c[:-1] for c in naturals}) == 1 and (jokers == 0 or rules.joker_in_sets):
+            if rules.set_draw == "any" or len(cards) == 2:
+                keys.append(key(cards, rules))
+            else:
+                ends = set()
+                for i, j in itertools.combinations(range(len(cards)), 2):
+                    ends.add(tuple(sorted([cards[i], cards[j]])))
+                for a, b in ends:
+                    middle = list(cards)
+                    middle.remove(a)
+                    middle.remove(b)
+                    keys.append(key([a, *middle, b], rules))
+            continue
+        suits = {c[-1] for c in naturals}
+        ranks = [rank_of(c) for c in naturals]
+        if len(cards) < 3 or len(suits) != 1 or len(set(ranks)) != len(ranks):
+            continue
+        by_rank = {rank_of(c): c for c in naturals}
+        for start in range(0, 13 - len(cards) + 1):
+            span = range(start, start + len(cards))
+            if all(r in span for r in ranks):
+                keys.append(key([by_rank.get(r, "JK") for r in span], rules))
+    return sorted(keys)
+
+
+ALL_52 = [r + s for s in "SHDC" for r in RANKS]
+
+
+@st.composite
+def hands(draw):
+    """Up to 7 cards from two decks with jokers, biased towards sets and runs."""
+    suit = draw(st.sampled_from("SHDC"))
+    low = draw(st.integers(0, 9))
+    near = [RANKS[r] + s for r in range(low, low + 4) for s in (suit, suit)]
+    near += [RANKS[low + 1] + s for s in "SHDC"]
+    pool = near + ["JK"] * 4 + ALL_52
+    size = draw(st.integers(1, 7))
+    hand = []
+    while len(hand) < size:
+        card = draw(st.sampled_from(pool))
+        if card != "JK" and hand.count(card) >= 2:
+            continue
+        hand.append(card)
+    return hand
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [STANDARD, NORDIC, STANDARD_ENDS, NORDIC_ANY],
+    ids=["std", "nordic", "std-ends", "nordic-any"],
+)
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(hand=hands())
+def test_legal_discards_match_the_reference(rules, hand):
+    assert engine_keys(" ".join(hand), rules) == reference_discards(hand, rules)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(hand=hands(), rules=st.sampled_from([STANDARD, NORDIC, STANDARD_ENDS, NORDIC_ANY]))
+def test_every_legal_discard_is_a_legal_laid_discard(hand, rules):
+    held = Counter(hand)
+    for laid in legal_discards(" ".join(hand), rules):
+        text = format_cards(laid).split()
+        assert not Counter(text) - held
+        kind = discard_kind(laid, rules)
+        assert kind == key(text, rules)[0]
+        if kind == "run":
+            naturals = [rank_of(c) for c in text if c != "JK"]
+            assert naturals == sorted(naturals)
+        taken = takeable(laid, rules)
+        assert 1 <= len(taken) <= len(laid)
+
+
+# -- takeable ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "laid, rules, expected",
+    [
+        ("4D 5D JK 7D", STANDARD, "4D 7D"),
+        ("4D 5D JK 7D", NORDIC, "4D 7D"),
+        ("JK 8H 9H", STANDARD, "JK 9H"),
+        ("JK 8H 9H", NORDIC, "JK 9H"),
+        ("AS 2S 3S", STANDARD, "AS 3S"),
+        ("3C 4C 5C 6C 7C 8C 9C", STANDARD, "3C 9C"),
+        ("JK QS KS", STANDARD, "JK KS"),
+        ("JK JK QS KS", NORDIC, "JK KS"),
+        ("4C JK 6C JK", NORDIC, "4C JK"),
+        ("JK 4C JK 6C", NORDIC, "JK 6C"),
+        ("JK 5C JK", NORDIC, "JK JK"),
+        ("JK JK 5C", NORDIC, "JK 5C"),
+        # falling runs
+        ("7D JK 5D 4D", STANDARD, "7D 4D"),
+        ("KS QS JK", NORDIC, "KS JK"),
+        ("10H JK 8H", STANDARD, "10H 8H"),
+        # singles
+        ("QS", STANDARD, "QS"),
+        ("QS", NORDIC, "QS"),
+        ("JK", STANDARD, "JK"),
+        ("JK", NORDIC, "JK"),
+        # sets, any
+        ("8S 8H", STANDARD, "8S 8H"),
+        ("8S 8H 8C", STANDARD, "8S 8H 8C"),
+        ("8S 8H 8D 8C", STANDARD, "8S 8H 8D 8C"),
+        ("5C JK 5D", STANDARD, "5C JK 5D"),
+        ("5C JK JK", STANDARD, "5C JK JK"),
+        ("8S 8S 8H", STANDARD, "8S 8S 8H"),
+        ("8S 8H 8C", NORDIC_ANY, "8S 8H 8C"),
+        # sets, ends
+        ("8S 8H", NORDIC, "8S 8H"),
+        ("8S 8H 8C", NORDIC, "8S 8C"),
+        ("8C 8S 8H", NORDIC, "8C 8H"),
+        ("8S 8H 8D 8C", NORDIC, "8S 8C"),
+        ("8S 8S 8H", NORDIC, "8S 8H"),
+        ("8S 8H 8S", NORDIC, "8S 8S"),
+        ("5C JK 5D", STANDARD_ENDS, "5C 5D"),
+        ("JK 5C 5D", STANDARD_ENDS, "JK 5D"),
+        ("JK 5C JK", STANDARD_ENDS, "JK JK"),
+    ],
+)
+def test_takeable(laid, rules, expected):
+    assert text_set(takeable(laid, rules)) == Counter(expected.split())
+
+
+def test_takeable_returns_the_laid_copies():
+    laid = parse_cards("8S 8H 8S")
+    taken = takeable(laid, NORDIC)
+    assert sorted(taken.tolist()) == sorted([int(laid[0]), int(laid[2])])
+
+
+def test_takeable_middle_of_run_is_protected():
+    taken = format_cards(takeable("4D 5D JK 7D", STANDARD)).split()
+    assert "5D" not in taken
+    assert "JK" not in taken
+
+
+@pytest.mark.parametrize("laid", ["QS KS AS", "5C 7C", "JK JK", "5C 6D 7C", "4D 6D 5D"])
+@pytest.mark.parametrize("rules", [STANDARD, NORDIC])
+def test_takeable_rejects_illegal_discards(laid, rules):
+    with pytest.raises(ValueError):
+        takeable(laid, rules)
+
+
+def test_takeable_rejects_joker_set_under_nordic():
+    with pytest.raises(ValueError):
+        takeable("5C 5D JK", NORDIC)
+
+
+# -- discard_kind ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "laid, rules, kind",
+    [
+        ("QS", STANDARD, "single"),
+        ("QS", NORDIC, "single"),
+        ("JK", STANDARD, "single"),
+        ("JK", NORDIC, "single"),
+        ("8S 8H", STANDARD, "set"),
+        ("8S 8H", NORDIC, "set"),
+        ("8S 8S", STANDARD, "set"),
+        ("8S 8S", NORDIC, "set"),
+        ("8S 8H 8S 8D", NORDIC, "set"),
+        ("5C JK", STANDARD, "set"),
+        ("JK 5C", STANDARD, "set"),
+        ("5C JK JK", STANDARD, "set"),
+        ("JK 5C JK", STANDARD, "set"),
+        ("5C 5D JK", STANDARD, "set"),
+        ("5C JK JK", NORDIC, "run"),
+        ("JK JK 5C", NORDIC, "run"),
+        ("JK 5C JK", NORDIC, "run"),
+        ("AS JK JK", NORDIC, "run"),
+        ("AS 2S 3S", STANDARD, "run"),
+        ("AS 2S 3S", NORDIC, "run"),
+        ("4D 5D JK 7D", STANDARD, "run"),
+        ("JK 8H 9H", NORDIC, "run"),
+        ("JK QS KS", STANDARD, "run"),
+        ("AS 2S JK", STANDARD, "run"),
+        ("3C 4C 5C 6C 7C 8C 9C", STANDARD, "run"),
+        ("JK JK JK 5C 6C", NORDIC, "run"),
+        # falling order is accepted too
+        ("3S 2S AS", STANDARD, "run"),
+        ("KS QS JK", STANDARD, "run"),
+        ("7D JK 5D 4D", STANDARD, "run"),
+        ("JK 10H 9H", NORDIC, "run"),
+        ("KS JK JK", NORDIC, "run"),
+    ],
+)
+def test_discard_kind(laid, rules, kind):
+    assert discard_kind(laid, rules) == kind
+
+
+@pytest.mark.parametrize(
+    "laid, rules",
+    [
+        ("QS KS AS", STANDARD),  # ace is low only
+        ("KS AS 2S", STANDARD),  # no wrap-around
+        ("QS KS JK", STANDARD),  # joker would be an ace above the king
+        ("JK AS 2S", STANDARD),  # joker would be below the ace
+        ("JK AS 2S", NORDIC),
+        ("5C 6D 7C", STANDARD),  # mixed suits
+        ("5C JK 7D", STANDARD),
+        ("5C 7C", STANDARD),  # two unmatched cards
+        ("5C 6C", STANDARD),  # a run needs three cards
+        ("5C 6C", NORDIC),
+        ("JK JK", STANDARD),  # jokers alone
+        ("JK JK", NORDIC),
+        ("JK JK JK", STANDARD),
+        ("5C 5D JK", NORDIC),  # no jokers in sets
+        ("5C JK", NORDIC),
+        ("8S 8S 9S", STANDARD),  # a run never holds identical cards
+        ("7S 8S 8S 9S", STANDARD),
+        ("5D 6D 8D", STANDARD),  # gap without a joker
+        ("4D 6D 5D", STANDARD),  # not laid in rank order
+        ("5D 4D 6D", NORDIC),
+        ("4D JK 7D", STANDARD),  # one joker cannot fill two ranks
+        ("8S 8H 9S", STANDARD),
+    ],
+)
+def test_discard_kind_rejects_illegal_discards(laid, rules):
+    with pytest.raises(ValueError):
+        discard_kind(laid, rules)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NORDIC], ids=["standard", "nordic"])
+def test_discard_kind_eight_card_set_of_two_decks(rules):
+    # the rule book (section 3): "a set: 2 or more cards of the same rank (with two decks, up to 8)"
+    assert discard_kind("8S 8H 8D 8C 8S 8H 8D 8C", rules) == "set"
