@@ -17,7 +17,7 @@ from yaniv_sim.engine._specs import policy_matrix
 
 
 def rounds_per_second(
-    rules: Rules, players: int, rounds: int, policy: str = "max-shed", repeats: int = 3
+    rules: Rules, players: int, rounds: int, policy: str = "max-shed", repeats: int = 5
 ) -> tuple[float, float]:
     """Best-of-``repeats`` rounds per second and mean turns per round."""
     rp, _ = rule_params(rules, players)
@@ -42,7 +42,7 @@ def rounds_per_second(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=200_000)
+    parser.add_argument("--rounds", type=int, default=300_000)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--policy", default="max-shed")
     args = parser.parse_args()

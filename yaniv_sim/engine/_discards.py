@@ -55,7 +55,7 @@ def _hand_value(hands, seat, n):
     return total
 
 
-@njit
+@njit(inline="always")
 def _insert_card(hands, taken, seat, n, card, flag):
     """Insert ``card`` into the sorted hand ``hands[seat, :n]``; return the new length."""
     key = ORDER[card]
@@ -69,7 +69,7 @@ def _insert_card(hands, taken, seat, n, card, flag):
     return n + 1
 
 
-@njit
+@njit(inline="always")
 def _remove_mask(hands, taken, seat, n, mask):
     """Remove the slots in ``mask`` from ``hands[seat, :n]``, keeping order; new length."""
     k = 0
@@ -81,7 +81,7 @@ def _remove_mask(hands, taken, seat, n, mask):
     return k
 
 
-@njit
+@njit(inline="always")
 def _mask_points(hands, seat, mask):
     total = 0
     m = mask
@@ -91,7 +91,7 @@ def _mask_points(hands, seat, mask):
     return total
 
 
-@njit
+@njit(inline="always")
 def _emit(cand, count, mask, points, jokers):
     cand[C_MASK, count] = mask
     cand[C_POINTS, count] = points
@@ -99,7 +99,7 @@ def _emit(cand, count, mask, points, jokers):
     return count + 1
 
 
-@njit
+@njit(inline="always")
 def _card_sets(hands, seat, n, joker_in_sets, cand):
     """List every distinct legal card set of the hand ``hands[seat, :n]``.
 
@@ -187,7 +187,7 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
     return count
 
 
-@njit
+@njit(inline="always")
 def _mask_kind(hands, seat, mask, joker_in_sets):
     """Kind of a legal card set: single, set or run."""
     if POPCOUNT[mask] == 1:
@@ -210,7 +210,7 @@ def _mask_kind(hands, seat, mask, joker_in_sets):
     return KIND_RUN
 
 
-@njit
+@njit(inline="always")
 def _run_span(hands, seat, mask):
     """(lowest rank, highest rank) of the natural cards of a run mask."""
     lo = N_RANKS
@@ -225,7 +225,7 @@ def _run_span(hands, seat, mask):
     return lo, hi
 
 
-@njit
+@njit(inline="always")
 def _lay_run(hands, seat, mask, start, out, row):
     """Lay the run ``mask`` from rank ``start`` upward into ``out[row]``; its length.
 
@@ -253,7 +253,7 @@ def _lay_run(hands, seat, mask, start, out, row):
     return length
 
 
-@njit
+@njit(inline="always")
 def _lay(hands, seat, mask, kind, out, row):
     """The default laying of a card set into ``out[row]``; returns its length.
 

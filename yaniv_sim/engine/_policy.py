@@ -65,7 +65,7 @@ PS_TURN = 6
 N_PILE_STATE = 8
 
 
-@njit
+@njit(inline="always")
 def _wants_call(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
@@ -75,7 +75,7 @@ def _wants_call(
     return True
 
 
-@njit
+@njit(inline="always")
 def _wants_slapdown(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
@@ -85,7 +85,7 @@ def _wants_slapdown(
     return True
 
 
-@njit
+@njit(inline="always")
 def _max_shed_pick(cand, n_sets, rng, seat):
     """Index of max-shed's card set among the ``n_sets`` listed in ``cand``."""
     best = 0
@@ -116,7 +116,7 @@ def _max_shed_pick(cand, n_sets, rng, seat):
     return best
 
 
-@njit
+@njit(inline="always")
 def _choose_discard(
     pol,
     seat,
@@ -164,7 +164,7 @@ def _choose_discard(
     return mask
 
 
-@njit
+@njit(inline="always")
 def _choose_draw(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):

@@ -25,7 +25,7 @@ from yaniv_sim.engine._layout import (
 )
 
 
-@njit
+@njit(inline="always")
 def _next_alive(alive, seat):
     """The next seat clockwise after ``seat`` that is still in the game (-1 if none)."""
     n = alive.shape[0]
