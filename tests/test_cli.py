@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -111,3 +112,52 @@ def test_demo_refuses_an_unwritable_path(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     one_line_error(run("demo", "--rounds", "100", "--out", str(blocker / "sub")))
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["simulate", "--players", "4"], ["give either --rounds N or --games N"]),
+        (["simulate", "--rounds", "10", "--games", "3"], ["give either --rounds N or --games N"]),
+        (["simulate", "--rounds", "10", "--policy", "genius"], ["unknown policy 'genius'"]),
+        (["simulate", "--rounds", "10", "--variant", "x"], ["unknown variant 'x'"]),
+        (["simulate", "--rounds", "10", "--set", "hand_size=9"], ["hand_size", "5 to 7"]),
+        (["simulate", "--rounds", "10", "--rules", "nordic", "--set", "decks=2", "--players", "3"],
+         ["two decks are not allowed for 3 players"]),
+        (["simulate", "--rounds", "10", "--policy", "max-shed", "--policy", "random"],
+         ["2 given for 4 players"]),
+    ],
+)  # fmt: skip
+def test_simulate_user_errors_are_one_clear_line(args, fragments, tmp_path):
+    one_line_error(run(*args, "--out", str(tmp_path / "ds")), *fragments)
+    assert not (tmp_path / "ds").exists(), "nothing is written for a bad request"
+
+
+def test_simulate_refuses_an_unwritable_output(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    one_line_error(run("simulate", "--rounds", "10", "--out", str(blocker / "ds")), "--out")
+
+
+def test_simulate_reports_an_unreachable_scheduler(tmp_path):
+    result = run("simulate", "--rounds", "10", "--dask", "tcp://127.0.0.1:9",
+                 "--out", str(tmp_path / "ds"))  # fmt: skip
+    one_line_error(result, "--dask tcp://127.0.0.1:9", "cannot reach the scheduler")
+
+
+@pytest.mark.parametrize("option", [["--workers", "0"], ["--rounds", "-5"], ["--seed", "-1"]])
+def test_simulate_bad_numbers_exit_2(option, tmp_path):
+    result = run("simulate", "--rounds", "10", *option, "--out", str(tmp_path / "ds"))
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_simulate_writes_a_dataset_and_says_so(tmp_path):
+    out = tmp_path / "ds"
+    result = run("simulate", "--players", "3", "--rounds", "2000", "--workers", "1",
+                 "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "2,000 rounds played" in result.output
+    assert len(pd.read_parquet(out / "rounds")) == 2000
+    again = run("simulate", "--players", "3", "--rounds", "2000", "--out", str(out))
+    assert again.exit_code == 0 and "nothing to do" in again.output

@@ -257,3 +257,89 @@ def demo_command(rules, players, seed, policy, rounds, out):
         f"done in {study.seconds:.1f} s: {study.turns_mean:.1f} turns per round, "
         f"Assaf after {assaf:.1%} of rounds; report written to {path}"
     )
+
+
+@main.command("simulate")
+@rules_options
+@players_option
+@policy_option
+@click.option("--rounds", type=click.IntRange(1), help="Play N independent rounds.")
+@click.option("--games", type=click.IntRange(1), help="Play N whole games.")
+@seed_option
+@click.option(
+    "--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores]."
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS|local",
+    help="Run on Dask: 'local' starts a LocalCluster, or a scheduler address.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Dataset folder [default: data/<rules>-<players>p-<policies>-...-seed<S>].",
+)
+@click.option("--resume", is_flag=True, help="Finish an interrupted run of the same request.")
+@click.option(
+    "--seating",
+    type=click.Choice(["rotate", "fixed"]),
+    default="rotate",
+    show_default=True,
+    help="Rotate policies over the seats, or keep them fixed.",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(1),
+    default=None,
+    help="Units per chunk [default: 100000 rounds or 2000 games].",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@_user_errors
+def simulate_command(
+    rules,
+    players,
+    policies,
+    rounds,
+    games,
+    seed,
+    workers,
+    dask_address,
+    out,
+    resume,
+    seating,
+    chunk_size,
+    quiet,
+):
+    """Simulate rounds or games into a Parquet dataset (see docs/data.md).
+
+    Example: yaniv-sim simulate --players 4 --rounds 1000000 --out data/demo
+    """
+    from yaniv_sim.simulate import simulate
+
+    if (rounds is None) == (games is None):
+        raise ValueError("give either --rounds N or --games N")
+    try:
+        result = simulate(
+            rules,
+            players,
+            _policies(policies),
+            rounds=rounds,
+            games=games,
+            seed=seed,
+            workers=workers,
+            dask=dask_address,
+            out=out,
+            resume=resume,
+            quiet=quiet,
+            seating=seating,
+            chunk_size=chunk_size,
+        )
+    except KeyboardInterrupt:
+        click.echo(
+            "interrupted: completed chunks are kept; run the same command with --resume to finish",
+            err=True,
+        )
+        raise SystemExit(130) from None
+    if not quiet:
+        click.echo(result.summary())

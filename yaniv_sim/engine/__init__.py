@@ -291,9 +291,9 @@ def play_round(
     values = np.zeros((1, players), np.int64)
     scores = np.zeros((1, players), np.int64)
     log = np.zeros((rules.max_turns + 2 if record else 0, LOG_WIDTH), np.int16)
-    rows = _play_round(
-        rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values, scores, 0, log
-    )
+    _, _, no_dec, dec_n = new_game_scratch(players)
+    rows = _play_round(rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values,
+                       scores, 0, log, no_dec, dec_n)  # fmt: skip
     return round_record(
         rules=rules,
         seed=seed,
@@ -336,23 +336,10 @@ def play_game(
     round_totals = np.zeros((n, players), np.int64)
     round_alive = np.zeros((n, players), np.int8)
     landed = np.zeros((n, players), np.int8)
-    rounds, winner = _play_game(
-        rp,
-        milestones,
-        pol,
-        seed,
-        game,
-        ws,
-        new_game_scratch(players),
-        totals,
-        alive,
-        summaries,
-        values,
-        scores,
-        round_totals,
-        round_alive,
-        landed,
-    )
+    scratch = new_game_scratch(players)
+    rounds, winner = _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive,
+                                summaries, values, scores, round_totals, round_alive, landed,
+                                scratch[2], scratch[3], np.zeros(0, np.int64))  # fmt: skip
     record = GameRecord(
         rules=rules,
         players=players,

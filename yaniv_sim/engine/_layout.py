@@ -80,6 +80,17 @@ L_HAND_N = L_STOCK_LEFT + 1
 L_HAND = L_HAND_N + 1  # MAX_HAND cards, the hand after the turn
 LOG_WIDTH = L_HAND + MAX_HAND
 
+# decision log row (int16): a turn start at which the acting seat may call
+D_SEAT = 0
+D_TURN = 1
+D_VALUE = 2
+D_CALLED = 3
+D_LOWEST = 4  # lowest opponent hand value (for analysis only; policies never see it)
+D_OPP_CARDS = 5  # MAX_SEATS - 1 entries: cards held by the opponent k seats clockwise
+D_OPP_KNOWN = D_OPP_CARDS + MAX_SEATS - 1  # of which taken from the pile
+D_OPP_KNOWN_VALUE = D_OPP_KNOWN + MAX_SEATS - 1  # their value
+DECISION_WIDTH = D_OPP_KNOWN_VALUE + MAX_SEATS - 1
+
 ACTION_TURN = 0
 ACTION_CALL = 1
 ACTION_SLAPDOWN = 2

@@ -30,6 +30,15 @@ from yaniv_sim.engine._layout import (
     ACTION_CALL,
     ACTION_SLAPDOWN,
     ACTION_TURN,
+    D_CALLED,
+    D_LOWEST,
+    D_OPP_CARDS,
+    D_OPP_KNOWN,
+    D_OPP_KNOWN_VALUE,
+    D_SEAT,
+    D_TURN,
+    D_VALUE,
+    DECISION_WIDTH,
     KIND_SINGLE,
     L_ACTION,
     L_DISCARD,
@@ -46,6 +55,7 @@ from yaniv_sim.engine._layout import (
     MAX_CARD_SETS,
     MAX_HAND,
     MAX_LAYINGS,
+    MAX_SEATS,
     OUT_VOID,
     R_DECK_SIZE,
     R_DECKS,
@@ -162,6 +172,45 @@ def _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, p
 
 
 @njit
+def _log_decision(dec, dec_n, seat, turn, called, alive, hands, taken, hand_n, hand_val):
+    """Append a decision row: ``seat`` could call at the start of ``turn``.
+
+    Past the end of ``dec`` only the count grows, so the caller sees the
+    overflow and can play the work again with more room.
+    """
+    row = dec_n[0]
+    dec_n[0] = row + 1
+    if row >= dec.shape[0]:
+        return
+    seats = alive.shape[0]
+    dec[row, D_SEAT] = seat
+    dec[row, D_TURN] = turn
+    dec[row, D_VALUE] = hand_val[seat]
+    dec[row, D_CALLED] = called
+    lowest = 1 << 14
+    o = seat
+    for k in range(MAX_SEATS - 1):
+        if k < seats - 1:
+            o = o + 1 if o + 1 < seats else 0
+        if k >= seats - 1 or not alive[o]:
+            dec[row, D_OPP_CARDS + k] = -1
+            dec[row, D_OPP_KNOWN + k] = -1
+            dec[row, D_OPP_KNOWN_VALUE + k] = -1
+            continue
+        lowest = min(lowest, hand_val[o])
+        known = 0
+        known_value = 0
+        for i in range(hand_n[o]):
+            if taken[o, i]:
+                known += 1
+                known_value += VALUE[hands[o, i]]
+        dec[row, D_OPP_CARDS + k] = hand_n[o]
+        dec[row, D_OPP_KNOWN + k] = known
+        dec[row, D_OPP_KNOWN_VALUE + k] = known_value
+    dec[row, D_LOWEST] = lowest
+
+
+@njit
 def _play_round(
     rp,
     pol,
@@ -186,6 +235,8 @@ def _play_round(
     scores,
     out,
     log,
+    dec,
+    dec_n,
 ):
     """Play one round from the deal to its end.
 
@@ -205,6 +256,10 @@ def _play_round(
     log : int16[rows, LOG_WIDTH]
         Turn log, one row per turn, call or slapdown: give it
         ``max_turns + 2`` rows to record, or zero rows not to.
+    dec : int16[rows, DECISION_WIDTH], dec_n : int64[1]
+        Decision log: a row (``D_*`` fields) for every turn start at which
+        the acting seat could call, appended at ``dec_n[0]``; give it room
+        for ``max_turns + 1`` more rows, or zero rows not to log.
 
     Returns
     -------
@@ -212,6 +267,7 @@ def _play_round(
         Number of log rows written.
     """
     record = log.shape[0] > 0
+    decisions = dec.shape[0] > 0
     rows = 0
     _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, piles, pst, rng)
     threshold = rp[R_THRESHOLD]
@@ -225,22 +281,13 @@ def _play_round(
     ended_void = False
     while True:
         pst[PS_TURN] = turn
-        if hand_val[seat] <= threshold and _wants_call(
-            pol,
-            seat,
-            rp,
-            totals,
-            hands,
-            taken,
-            hand_n,
-            hand_val,
-            piles,
-            pst,
-            cand,
-            rng,
-            lay,
-            lay_len,
-        ):
+        calls = False
+        if hand_val[seat] <= threshold:
+            calls = _wants_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst,
+                                cand, rng, lay, lay_len)  # fmt: skip
+            if decisions:
+                _log_decision(dec, dec_n, seat, turn, calls, alive, hands, taken, hand_n, hand_val)
+        if calls:
             caller = seat
             if record:
                 _log_step(log, rows, ACTION_CALL, seat, hands, hand_n, piles, pst, -1, -1, 0)
@@ -396,13 +443,21 @@ def _play_round(
 
 
 def new_game_scratch(seats: int):
-    """Arrays the batch kernels work in besides the table: theft charges, an empty log."""
-    return (np.zeros(seats, np.int64), np.zeros((0, LOG_WIDTH), np.int16))
+    """Arrays the batch kernels work in besides the table.
+
+    Theft charges, an empty turn log, an empty decision log and its counter.
+    """
+    return (
+        np.zeros(seats, np.int64),
+        np.zeros((0, LOG_WIDTH), np.int16),
+        np.zeros((0, DECISION_WIDTH), np.int16),
+        np.zeros(1, np.int64),
+    )
 
 
 @njit
 def _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive, summaries, values,
-               scores, round_totals, round_alive, landed):  # fmt: skip
+               scores, round_totals, round_alive, landed, dec, dec_n, dec_round):  # fmt: skip
     """Play one game from the first deal until one player is left.
 
     ``totals`` and ``alive`` (int64 / int8, per seat) are reset and updated in
@@ -411,6 +466,8 @@ def _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive, summ
     (after the round) and ``landed[r]`` (1 where a seat landed on a
     milestone). Arrays have ``max_rounds`` rows; ``ws`` is the table tuple of
     :func:`new_workspace`, ``scratch`` that of :func:`new_game_scratch`.
+    Decisions are logged as in :func:`_play_round` (``dec`` with zero rows
+    logs none), and ``dec_round`` gets the round of each decision row.
 
     Returns
     -------
@@ -418,7 +475,7 @@ def _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive, summ
         ``winner`` is -1 when ``max_rounds`` rounds were played without one.
     """
     hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    charges, no_log = scratch
+    charges, no_log, _, _ = scratch
     seats = totals.shape[0]
     for s in range(seats):
         totals[s] = 0
@@ -427,9 +484,12 @@ def _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive, summ
     winner = -1
     rounds = 0
     for r in range(rp[R_MAX_ROUNDS]):
+        first_dec = dec_n[0]
         _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n,
                     hand_val, piles, pst, cand, rng, lay, lay_len, summaries, values, scores, r,
-                    no_log)  # fmt: skip
+                    no_log, dec, dec_n)  # fmt: skip
+        for row in range(first_dec, min(dec_n[0], dec.shape[0])):
+            dec_round[row] = r
         winner = _settle(totals, scores[r], alive, rp, milestones, landed[r], charges)
         for s in range(seats):
             round_totals[r, s] = totals[s]
@@ -451,7 +511,7 @@ def _play_rounds(rp, pol, seed, first, count, ws, scratch, alive, totals, summar
     the outputs is round ``first + i``.
     """
     hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    no_log = scratch[1]
+    _, no_log, no_dec, dec_n = scratch
     seats = alive.shape[0]
     for i in range(count):
         r = first + i
@@ -460,5 +520,5 @@ def _play_rounds(rp, pol, seed, first, count, ws, scratch, alive, totals, summar
             starter = _next_alive(alive, starter)
         _play_round(rp, pol, alive, starter, seed, 0, r, totals, hands, taken, hand_n, hand_val,
                     piles, pst, cand, rng, lay, lay_len, summaries, values, scores, i,
-                    no_log)  # fmt: skip
+                    no_log, no_dec, dec_n)  # fmt: skip
     return count
