@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from yaniv_sim import Rules, engine
-from yaniv_sim.simulate import simulate
+from yaniv_sim.runs import Interrupted, simulate
 from yaniv_sim.storage import completed_chunks, open_dataset
 
 RULES = Rules.preset("standard", ["slapdown"])
@@ -130,7 +130,7 @@ def test_interrupted_run_resumes_to_the_identical_dataset(rounds_reference, tmp_
     def stop_after_first(index):
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Interrupted, match="kept 1 of 3 chunks"):
         simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out=out, workers=1, chunk_size=4_000,
                  on_chunk=stop_after_first)  # fmt: skip
     assert completed_chunks(out) == {0}

@@ -18,4 +18,26 @@ try:
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0+unknown"
 
-__all__ = ["PRESETS", "VARIANTS", "Rules", "__version__", "format_cards", "parse_cards"]
+__all__ = [
+    "PRESETS",
+    "VARIANTS",
+    "Rules",
+    "__version__",
+    "format_cards",
+    "open_dataset",
+    "parse_cards",
+    "simulate",
+]
+
+
+def __getattr__(name: str):
+    # the simulator pulls in pandas and the kernels: load it on first use only
+    if name == "simulate":
+        from yaniv_sim.runs import simulate
+
+        return simulate
+    if name == "open_dataset":
+        from yaniv_sim.storage import open_dataset
+
+        return open_dataset
+    raise AttributeError(f"module 'yaniv_sim' has no attribute {name!r}")

@@ -315,7 +315,7 @@ def simulate_command(
 
     Example: yaniv-sim simulate --players 4 --rounds 1000000 --out data/demo
     """
-    from yaniv_sim.simulate import simulate
+    from yaniv_sim.runs import Interrupted, simulate
 
     if (rounds is None) == (games is None):
         raise ValueError("give either --rounds N or --games N")
@@ -335,11 +335,8 @@ def simulate_command(
             seating=seating,
             chunk_size=chunk_size,
         )
-    except KeyboardInterrupt:
-        click.echo(
-            "interrupted: completed chunks are kept; run the same command with --resume to finish",
-            err=True,
-        )
+    except Interrupted as stop:
+        click.echo(f"{stop}; run the same command with --resume to finish", err=True)
         raise SystemExit(130) from None
     if not quiet:
         click.echo(result.summary())

@@ -27,7 +27,15 @@ from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
 from yaniv_sim.storage import completed_chunks, read_manifest, write_chunk, write_manifest
 
-__all__ = ["SimResult", "default_out", "simulate"]
+__all__ = ["Interrupted", "SimResult", "default_out", "simulate"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C; what it kept is complete and can be resumed."""
+
+    def __init__(self, path: Path, done: int, total: int):
+        super().__init__(f"interrupted: kept {done} of {total} chunks in {path}")
+        self.path, self.done, self.total = path, done, total
 
 
 @dataclasses.dataclass
@@ -220,6 +228,7 @@ def simulate(
         if on_chunk is not None:
             on_chunk(index)
 
+    interrupted = False
     try:
         if dask is not None:
             _run_on_dask(dask, workers, request, todo, path, finished)
@@ -229,11 +238,15 @@ def simulate(
                 finished(index, units)
         else:
             _run_in_processes(workers, request, todo, path, finished)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
         done = completed_chunks(path)
         write_manifest(path, _manifest(request, done))
+    if interrupted:
+        raise Interrupted(path, len(done), request.n_chunks)
     return SimResult(path, request, request.n_chunks, run, len(done), units_run,
                      time.perf_counter() - start)  # fmt: skip
 
