@@ -111,8 +111,10 @@ def test_decisions_are_every_moment_a_call_was_possible(rounds_reference):
 def test_schema_is_compact_and_documented(rounds_reference):
     data = open_dataset(rounds_reference)
     r = data.rounds
-    assert list(r.columns[:9]) == ["game", "round", "players", "starter", "caller",
-                                   "caller_value", "outcome", "turns", "reshuffles"]  # fmt: skip
+    assert list(r.columns[:10]) == [
+        "game", "round", "players", "starter", "caller", "caller_value", "outcome", "winner",
+        "turns", "reshuffles",
+    ]  # fmt: skip
     assert isinstance(r["outcome"].dtype, pd.CategoricalDtype)
     assert r["hand_0"].dtype == np.int16 and r["policy_2"].dtype == np.int8
     assert data.decisions["called"].dtype == bool
@@ -174,3 +176,20 @@ def test_dask_local_cluster_gives_the_same_data(rounds_reference, tmp_path):
              chunk_size=4_000, dask="local")  # fmt: skip
     for a, b in zip(_tables(rounds_reference), _tables(tmp_path / "dask"), strict=True):
         _same(a, b)
+
+
+def test_policy_specs_are_written_one_way():
+    from yaniv_sim.simulation import SimRequest
+
+    a = SimRequest.make(RULES, 3, ["random:call=0.3, pile=0.5", " max-shed", "random"], rounds=9)
+    b = SimRequest.make(RULES, 3, ["random:pile=0.50,call=0.3", "max-shed", "random:call=0.5"],
+                        rounds=9)  # fmt: skip
+    assert a.policies == b.policies == ("random:call=0.3", "max-shed", "random")
+    assert a.to_dict() == b.to_dict()
+
+
+def test_round_winner_is_stored(rounds_reference):
+    rounds = open_dataset(rounds_reference).rounds
+    yaniv = rounds[rounds["outcome"] == "yaniv"]
+    assert (yaniv["winner"] == yaniv["caller"]).all()
+    assert (rounds.loc[rounds["outcome"] == "void", "winner"] == -1).all()

@@ -88,8 +88,8 @@ _INT_RANGES = {
     "two_decks_min_players": (MIN_PLAYERS, MAX_PLAYERS),
     "limit": (1, 10_000),
     "hand_size": (5, 7),
-    "max_turns": (1, 100_000),
-    "max_rounds": (1, 100_000),
+    "max_turns": (1, 30_000),  # turn and round counts are stored as int16
+    "max_rounds": (1, 30_000),
 }
 _CHOICES = {
     "assaf_winner_scores": ("zero", "hand", "all_zero"),

@@ -3,7 +3,8 @@
 ``simulate(...)`` is what ``yaniv-sim simulate`` calls. It writes the manifest,
 plays every chunk that is not yet done (in this process, in a pool of worker
 processes, or on a Dask cluster), each worker writing its own part files, and
-keeps the manifest's list of completed chunks up to date.
+writes the manifest's list of completed chunks when the run ends or is
+interrupted (the done markers are the record while it runs).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _rules_label(rules: Rules) -> str:
 
 
 def default_out(request: SimRequest) -> Path:
-    """``data/<rules>-<players>p-<policies>-seed<seed>``: named from the request."""
+    """``data/<rules>-<players>p-<policies>-<mode><count>-seed<seed>``, named from the request."""
     names = request.policy_names()
     label = "+".join(n.replace(":", "_").replace(",", "_").replace("=", "") for n in names)
     return Path("data") / (
@@ -252,7 +253,7 @@ def simulate(
 
 
 def _run_in_processes(workers, request, todo, path, finished) -> None:
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with cf.ProcessPoolExecutor(
         max_workers=min(workers, len(todo)), mp_context=context, initializer=_warm_up
     ) as pool:

@@ -34,6 +34,7 @@ def policy_vector(spec: str) -> np.ndarray:
     if not isinstance(spec, str):
         raise ValueError(f"policy: {spec!r} is not a policy spec; use a name such as 'max-shed'")
     name, _, rest = spec.strip().partition(":")
+    name = name.strip()
     if name not in FAMILIES:
         raise ValueError(f"unknown policy {name!r}; known policies: " + ", ".join(FAMILIES))
     kind, params = FAMILIES[name]
@@ -59,6 +60,23 @@ def policy_vector(spec: str) -> np.ndarray:
             )
         vector[index] = number
     return vector
+
+
+def canonical_spec(spec: str) -> str:
+    """A policy spec written one way: ``name`` or ``name:param=value,...`` in parameter order.
+
+    Specs that play the same policy get the same text, whatever their spacing,
+    order or number format; defaults are left out.
+    """
+    vector = policy_vector(spec)
+    name = spec.strip().partition(":")[0].strip()
+    _, params = FAMILIES[name]
+    parts = [
+        f"{key}={vector[index]:g}"
+        for key, (index, default, _low, _high) in params.items()
+        if vector[index] != default
+    ]
+    return name + (":" + ",".join(parts) if parts else "")
 
 
 def policy_matrix(policies: str | Sequence[str], players: int) -> np.ndarray:

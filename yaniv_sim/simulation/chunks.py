@@ -28,6 +28,7 @@ from yaniv_sim.engine._layout import (
     S_RESHUFFLES,
     S_STARTER,
     S_TURNS,
+    S_WINNER,
     rule_params,
 )
 from yaniv_sim.engine._play import new_game_scratch, new_workspace
@@ -171,6 +172,7 @@ def _rounds_frame(request, game, round_index, summaries, values, scores, seat_id
         "caller": summaries[:, S_CALLER].astype(np.int8),
         "caller_value": summaries[:, S_CALLER_VALUE].astype(np.int8),
         "outcome": pd.Categorical.from_codes(summaries[:, S_OUTCOME], dtype=OUTCOME_TYPE),
+        "winner": summaries[:, S_WINNER].astype(np.int8),
         "turns": summaries[:, S_TURNS].astype(np.int16),
         "reshuffles": summaries[:, S_RESHUFFLES].astype(np.int16),
     }

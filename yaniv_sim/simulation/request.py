@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from yaniv_sim.engine._rng import normalise_seed
-from yaniv_sim.engine._specs import policy_vector
+from yaniv_sim.engine._specs import canonical_spec, policy_vector
 from yaniv_sim.rules import Rules
 
 DEFAULT_CHUNK = {"rounds": 100_000, "games": 2_000}
@@ -72,7 +72,7 @@ class SimRequest:
             raise ValueError(f"{mode}: {count!r} is not allowed; use a whole number of at least 1")
         if isinstance(policies, str):
             policies = [policies] * players
-        policies = tuple(p.strip() for p in policies)
+        policies = tuple(canonical_spec(p) for p in policies)
         if len(policies) == 1:
             policies = policies * players
         if len(policies) != players:
