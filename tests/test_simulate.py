@@ -193,3 +193,20 @@ def test_round_winner_is_stored(rounds_reference):
     yaniv = rounds[rounds["outcome"] == "yaniv"]
     assert (yaniv["winner"] == yaniv["caller"]).all()
     assert (rounds.loc[rounds["outcome"] == "void", "winner"] == -1).all()
+
+
+def test_output_to_an_fsspec_url(rounds_reference, tmp_path):
+    """Any fsspec URL works as the output: here the in-memory filesystem and file://."""
+    simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out="memory://yaniv/run", workers=1,
+             chunk_size=4_000)  # fmt: skip
+    for a, b in zip(_tables(rounds_reference), _tables("memory://yaniv/run"), strict=True):
+        _same(a, b)
+    url = "file://" + str(tmp_path / "viaurl")
+    simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out=url, workers=2, chunk_size=4_000)
+    for a, b in zip(_tables(rounds_reference), _tables(url), strict=True):
+        _same(a, b)
+
+
+def test_an_unknown_url_scheme_is_a_clear_error():
+    with pytest.raises(ValueError, match="cannot use this location"):
+        simulate(RULES, 3, rounds=10, out="nosuchscheme://x/y", workers=1)

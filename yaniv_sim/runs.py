@@ -26,7 +26,14 @@ from yaniv_sim.engine._specs import policy_vector
 from yaniv_sim.rules import PRESETS, Rules
 from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
-from yaniv_sim.storage import completed_chunks, read_manifest, write_chunk, write_manifest
+from yaniv_sim.storage import (
+    completed_chunks,
+    is_empty_or_missing,
+    is_local,
+    read_manifest,
+    write_chunk,
+    write_manifest,
+)
 
 __all__ = ["Interrupted", "SimResult", "default_out", "simulate"]
 
@@ -102,7 +109,7 @@ def _check_existing(path: Path, request: SimRequest, resume: bool) -> set[int]:
     """The chunks already done at ``path``; refuse to mix different requests."""
     manifest = read_manifest(path)
     if manifest is None:
-        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        if not is_empty_or_missing(path):
             raise ValueError(
                 f"--out {path}: exists and is not a yaniv-sim dataset; choose a new folder"
             )
@@ -131,7 +138,7 @@ def _run_chunk(request_data: dict[str, Any], index: int, out: str) -> tuple[int,
     start = time.perf_counter()
     request = SimRequest.from_dict(request_data)
     tables = play_chunk(request, index)
-    write_chunk(Path(out), index, tables)
+    write_chunk(out, index, tables)
     return index, request.chunk_units(index)[1], time.perf_counter() - start
 
 
@@ -181,8 +188,9 @@ def simulate(
     dask : str, optional
         ``"local"`` for a ``LocalCluster`` or a scheduler address such as
         ``"tcp://host:8786"``; needs ``pip install 'yaniv-sim[dask]'``.
-    out : path, optional
-        Dataset folder; default :func:`default_out`.
+    out : path or URL, optional
+        Dataset folder, local or any fsspec URL the workers can reach;
+        default :func:`default_out`.
     resume : bool
         Finish an interrupted run of the same request.
     quiet : bool
@@ -207,7 +215,12 @@ def simulate(
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers: {workers!r} is not allowed; use a whole number >= 1")
-    path = Path(out) if out is not None else default_out(request)
+    if out is None:
+        path = default_out(request)
+    elif is_local(out):
+        path = Path(os.fspath(out).removeprefix("file://"))
+    else:
+        path = os.fspath(out)
     done = _check_existing(path, request, resume)
     try:
         write_manifest(path, _manifest(request, done))
@@ -268,6 +281,11 @@ def _run_in_processes(workers, request, todo, path, finished) -> None:
             raise
 
 
+def _worker_path(path) -> str:
+    """The output as Dask workers must see it: an absolute path or the URL."""
+    return str(Path(path).resolve()) if isinstance(path, Path) else path
+
+
 def _run_on_dask(address, workers, request, todo, path, finished) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -289,7 +307,7 @@ def _run_on_dask(address, workers, request, todo, path, finished) -> None:
         with client:
             client.run(_warm_up)
             futures = [
-                client.submit(_run_chunk, request.to_dict(), i, str(path.resolve()), pure=False)
+                client.submit(_run_chunk, request.to_dict(), i, _worker_path(path), pure=False)
                 for i in todo
             ]
             for future in as_completed(futures):

@@ -20,9 +20,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import posixpath
 from pathlib import Path
 from typing import Any
 
+import fsspec
 import pandas as pd
 
 MANIFEST = "manifest.json"
@@ -30,51 +32,80 @@ MARKERS = "_chunks"
 TABLES = ("rounds", "games", "decisions")
 
 
-def part_path(root: Path, table: str, index: int) -> Path:
-    return Path(root) / table / f"part-{index:06d}.parquet"
+def location(root) -> tuple[Any, str]:
+    """The fsspec filesystem and path of a dataset folder (a local path or a URL)."""
+    try:
+        fs, path = fsspec.core.url_to_fs(os.fspath(root))
+    except (ImportError, ValueError) as error:
+        raise ValueError(f"--out {root}: cannot use this location ({error})") from None
+    return fs, path.rstrip("/")
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def is_local(root) -> bool:
+    return "://" not in os.fspath(root) or os.fspath(root).startswith("file://")
 
 
-def write_chunk(root: Path, index: int, tables: dict[str, pd.DataFrame]) -> None:
+def part_path(root, table: str, index: int) -> str:
+    """Path (within the dataset's filesystem) of one chunk's part file of a table."""
+    _, path = location(root)
+    return posixpath.join(path, table, f"part-{index:06d}.parquet")
+
+
+def _atomic_write(fs, path: str, write) -> None:
+    """Write through a hidden temporary name in the same folder, then rename into place."""
+    folder, name = posixpath.split(path)
+    fs.makedirs(folder, exist_ok=True)
+    tmp = posixpath.join(folder, f".{name}.tmp-{os.getpid()}")
+    with fs.open(tmp, "wb") as handle:
+        write(handle)
+    fs.mv(tmp, path)
+
+
+def write_chunk(root, index: int, tables: dict[str, pd.DataFrame]) -> None:
     """Write one chunk's tables, each atomically, then its done marker."""
-    root = Path(root)
+    fs, path = location(root)
     for name, frame in tables.items():
-        path = part_path(root, name, index)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
-        frame.to_parquet(tmp, index=False, compression="zstd")
-        os.replace(tmp, path)
-    (root / MARKERS).mkdir(parents=True, exist_ok=True)
-    _atomic_write_bytes(root / MARKERS / f"{index:06d}.done", b"")
+        _atomic_write(
+            fs,
+            posixpath.join(path, name, f"part-{index:06d}.parquet"),
+            lambda handle, frame=frame: frame.to_parquet(handle, index=False, compression="zstd"),
+        )
+    _atomic_write(fs, posixpath.join(path, MARKERS, f"{index:06d}.done"), lambda h: None)
 
 
-def completed_chunks(root: Path) -> set[int]:
+def completed_chunks(root) -> set[int]:
     """Indices of the chunks whose every table was written."""
-    folder = Path(root) / MARKERS
-    if not folder.is_dir():
+    fs, path = location(root)
+    folder = posixpath.join(path, MARKERS)
+    if not fs.isdir(folder):
         return set()
-    return {int(p.stem) for p in folder.glob("*.done") if p.stem.isdigit()}
+    names = [posixpath.basename(p) for p in fs.ls(folder, detail=False)]
+    return {int(n[:-5]) for n in names if n.endswith(".done") and n[:-5].isdigit()}
 
 
-def read_manifest(root: Path) -> dict[str, Any] | None:
-    path = Path(root) / MANIFEST
-    if not path.is_file():
+def read_manifest(root) -> dict[str, Any] | None:
+    fs, path = location(root)
+    file = posixpath.join(path, MANIFEST)
+    if not fs.isfile(file):
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(fs.cat_file(file).decode("utf-8"))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: the manifest is not valid JSON ({error})") from None
+        raise ValueError(f"{root}: the manifest is not valid JSON ({error})") from None
 
 
-def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
-    _atomic_write_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode("utf-8"))
+def write_manifest(root, manifest: dict[str, Any]) -> None:
+    fs, path = location(root)
+    data = json.dumps(manifest, indent=2).encode("utf-8")
+    _atomic_write(fs, posixpath.join(path, MANIFEST), lambda handle: handle.write(data))
+
+
+def is_empty_or_missing(root) -> bool:
+    """Whether ``root`` does not exist or is an empty folder."""
+    fs, path = location(root)
+    if not fs.exists(path):
+        return True
+    return fs.isdir(path) and not fs.ls(path, detail=False)
 
 
 @dataclasses.dataclass
@@ -98,26 +129,35 @@ def open_dataset(path, *, lazy: bool = False) -> Dataset:
     Parameters
     ----------
     path : str or Path
+        A local folder or an fsspec URL (``s3://...``, ``memory://...``).
     lazy : bool
         Return ``pyarrow.dataset.Dataset`` objects instead of DataFrames, for
         runs too big to load at once.
 
     Only chunks marked complete are read, in chunk order.
     """
-    root = Path(path)
-    manifest = read_manifest(root)
+    manifest = read_manifest(path)
     if manifest is None:
-        raise ValueError(f"{root}: not a yaniv-sim dataset (no {MANIFEST})")
-    done = sorted(completed_chunks(root))
+        raise ValueError(f"{path}: not a yaniv-sim dataset (no {MANIFEST})")
+    fs, _ = location(path)
+    done = sorted(completed_chunks(path))
     tables: dict[str, Any] = {}
     for name in TABLES:
-        files = [part_path(root, name, i) for i in done if part_path(root, name, i).is_file()]
+        files = [part_path(path, name, i) for i in done]
+        files = [f for f in files if fs.isfile(f)]
         if not files:
             tables[name] = None
         elif lazy:
             import pyarrow.dataset as ds
+            import pyarrow.fs as pafs
 
-            tables[name] = ds.dataset([str(f) for f in files], format="parquet")
+            filesystem = pafs.PyFileSystem(pafs.FSSpecHandler(fs))
+            tables[name] = ds.dataset(files, format="parquet", filesystem=filesystem)
         else:
-            tables[name] = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+            frames = []
+            for f in files:
+                with fs.open(f, "rb") as handle:
+                    frames.append(pd.read_parquet(handle))
+            tables[name] = pd.concat(frames, ignore_index=True)
+    root = Path(path) if is_local(path) else path
     return Dataset(root, manifest, tables["rounds"], tables["games"], tables["decisions"])
