@@ -26,6 +26,7 @@ from typing import Any
 
 import fsspec
 import pandas as pd
+from fsspec.implementations.local import LocalFileSystem
 
 MANIFEST = "manifest.json"
 MARKERS = "_chunks"
@@ -52,13 +53,32 @@ def part_path(root, table: str, index: int) -> str:
 
 
 def _atomic_write(fs, path: str, write) -> None:
-    """Write through a hidden temporary name in the same folder, then rename into place."""
+    """Write through a hidden temporary name in the same folder, then rename into place.
+
+    ``write`` gets a local path on a local filesystem (pyarrow writes a path
+    much faster than a Python file object) and an open binary file elsewhere.
+    """
     folder, name = posixpath.split(path)
     fs.makedirs(folder, exist_ok=True)
     tmp = posixpath.join(folder, f".{name}.tmp-{os.getpid()}")
+    if isinstance(fs, LocalFileSystem):
+        write(tmp)
+        os.replace(tmp, path)
+        return
     with fs.open(tmp, "wb") as handle:
         write(handle)
     fs.mv(tmp, path)
+
+
+def _write_bytes(data: bytes):
+    def write(target) -> None:
+        if isinstance(target, str):
+            with open(target, "wb") as handle:
+                handle.write(data)
+        else:
+            target.write(data)
+
+    return write
 
 
 def write_chunk(root, index: int, tables: dict[str, pd.DataFrame]) -> None:
@@ -68,9 +88,9 @@ def write_chunk(root, index: int, tables: dict[str, pd.DataFrame]) -> None:
         _atomic_write(
             fs,
             posixpath.join(path, name, f"part-{index:06d}.parquet"),
-            lambda handle, frame=frame: frame.to_parquet(handle, index=False, compression="zstd"),
+            lambda target, frame=frame: frame.to_parquet(target, index=False, compression="zstd"),
         )
-    _atomic_write(fs, posixpath.join(path, MARKERS, f"{index:06d}.done"), lambda h: None)
+    _atomic_write(fs, posixpath.join(path, MARKERS, f"{index:06d}.done"), _write_bytes(b""))
 
 
 def completed_chunks(root) -> set[int]:
@@ -97,7 +117,7 @@ def read_manifest(root) -> dict[str, Any] | None:
 def write_manifest(root, manifest: dict[str, Any]) -> None:
     fs, path = location(root)
     data = json.dumps(manifest, indent=2).encode("utf-8")
-    _atomic_write(fs, posixpath.join(path, MANIFEST), lambda handle: handle.write(data))
+    _atomic_write(fs, posixpath.join(path, MANIFEST), _write_bytes(data))
 
 
 def is_empty_or_missing(root) -> bool:
