@@ -210,3 +210,20 @@ def test_output_to_an_fsspec_url(rounds_reference, tmp_path):
 def test_an_unknown_url_scheme_is_a_clear_error():
     with pytest.raises(ValueError, match="cannot use this location"):
         simulate(RULES, 3, rounds=10, out="nosuchscheme://x/y", workers=1)
+
+
+def test_policies_from_data_files(tmp_path):
+    from yaniv_sim.simulation import SimRequest
+
+    toml = tmp_path / "careful.toml"
+    toml.write_text('policy = "random"\n[params]\ncall = 0.2\npile = 0.8\n')
+    js = tmp_path / "careful.json"
+    js.write_text('{"policy": "random", "pile": 0.8, "call": 0.2}')
+    a = SimRequest.make(RULES, 2, [str(toml), str(js)], rounds=5)
+    assert a.policies == ("random:call=0.2,pile=0.8",) * 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text('policy = "random"\ncourage = 3\n')
+    with pytest.raises(ValueError, match="unknown parameter 'courage'"):
+        SimRequest.make(RULES, 2, str(bad), rounds=5)
+    with pytest.raises(ValueError, match="no such file"):
+        SimRequest.make(RULES, 2, str(tmp_path / "missing.toml"), rounds=5)

@@ -1,12 +1,23 @@
 """Policy specs at the engine's edge: names and parameters to kernel vectors.
 
-A spec is ``"NAME"`` or ``"NAME:param=value,..."``. The engine knows the two
-families its kernel implements; richer families register here too.
+A spec is ``"NAME"``, ``"NAME:param=value,..."``, or the path of a TOML or JSON
+file (data only) holding ``policy = "NAME"`` and the parameters, either at
+the top level or in a ``params`` table::
+
+    policy = "random"
+    call = 0.2
+    pile = 0.8
+
+The engine knows the families its kernel implements; richer families
+register here too.
 """
 
 from __future__ import annotations
 
+import json
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -29,10 +40,34 @@ FAMILIES: dict[str, tuple[int, dict[str, tuple[int, float, float, float]]]] = {
 }
 
 
+def spec_from_file(path: str) -> str:
+    """The text spec of a policy file (``.toml`` or ``.json``)."""
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"policy file {path}: no such file")
+    text = file.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(
+            f"policy file {path}: not valid {file.suffix[1:].upper()} ({error})"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("policy"), str):
+        raise ValueError(f'policy file {path}: needs a key policy = "NAME" (one of: '
+                         + ", ".join(FAMILIES) + ")")  # fmt: skip
+    data = dict(data)
+    name = data.pop("policy")
+    params = dict(data.pop("params", {}))
+    params.update(data)
+    return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
+
 def policy_vector(spec: str) -> np.ndarray:
     """The kernel parameter vector of one policy spec such as ``"random:call=0.2"``."""
     if not isinstance(spec, str):
         raise ValueError(f"policy: {spec!r} is not a policy spec; use a name such as 'max-shed'")
+    if spec.strip().endswith((".toml", ".json")):
+        return policy_vector(spec_from_file(spec.strip()))
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name not in FAMILIES:
@@ -68,6 +103,8 @@ def canonical_spec(spec: str) -> str:
     Specs that play the same policy get the same text, whatever their spacing,
     order or number format; defaults are left out.
     """
+    if spec.strip().endswith((".toml", ".json")):
+        spec = spec_from_file(spec.strip())
     vector = policy_vector(spec)
     name = spec.strip().partition(":")[0].strip()
     _, params = FAMILIES[name]
