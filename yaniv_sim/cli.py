@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from yaniv_sim import __version__
+from yaniv_sim.datafiles import is_data_file, read_data_file
 from yaniv_sim.rules import PRESETS, VARIANTS, Rules
 
 
@@ -49,18 +50,11 @@ def build_rules(rules: str, variants: tuple[str, ...], settings: tuple[str, ...]
     overrides = dict(_parse_setting(s) for s in settings)
     if rules in PRESETS:
         return Rules.preset(rules, variants, **overrides)
-    path = Path(rules)
-    if path.suffix not in (".toml", ".json"):
+    if not is_data_file(rules):
         raise ValueError(
             f"--rules {rules!r}: use a preset ({', '.join(PRESETS)}) or a .toml/.json file"
         )
-    if not path.is_file():
-        raise ValueError(f"--rules {rules!r}: no such file")
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"--rules {rules}: not valid {path.suffix[1:].upper()}: {error}") from None
+    data = read_data_file(rules, "--rules")
     if "rules" in data and isinstance(data["rules"], dict):
         data = data["rules"]
     data = dict(data)

@@ -14,13 +14,11 @@ register here too.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
+from yaniv_sim.datafiles import is_data_file, read_data_file
 from yaniv_sim.engine._policy import (
     KIND_MAX_SHED,
     KIND_RANDOM,
@@ -42,17 +40,8 @@ FAMILIES: dict[str, tuple[int, dict[str, tuple[int, float, float, float]]]] = {
 
 def spec_from_file(path: str) -> str:
     """The text spec of a policy file (``.toml`` or ``.json``)."""
-    file = Path(path)
-    if not file.is_file():
-        raise ValueError(f"policy file {path}: no such file")
-    text = file.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(
-            f"policy file {path}: not valid {file.suffix[1:].upper()} ({error})"
-        ) from None
-    if not isinstance(data, dict) or not isinstance(data.get("policy"), str):
+    data = read_data_file(path, "policy file")
+    if not isinstance(data.get("policy"), str):
         raise ValueError(f'policy file {path}: needs a key policy = "NAME" (one of: '
                          + ", ".join(FAMILIES) + ")")  # fmt: skip
     data = dict(data)
@@ -66,7 +55,7 @@ def policy_vector(spec: str) -> np.ndarray:
     """The kernel parameter vector of one policy spec such as ``"random:call=0.2"``."""
     if not isinstance(spec, str):
         raise ValueError(f"policy: {spec!r} is not a policy spec; use a name such as 'max-shed'")
-    if spec.strip().endswith((".toml", ".json")):
+    if is_data_file(spec):
         return policy_vector(spec_from_file(spec.strip()))
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
@@ -103,7 +92,7 @@ def canonical_spec(spec: str) -> str:
     Specs that play the same policy get the same text, whatever their spacing,
     order or number format; defaults are left out.
     """
-    if spec.strip().endswith((".toml", ".json")):
+    if is_data_file(spec):
         spec = spec_from_file(spec.strip())
     vector = policy_vector(spec)
     name = spec.strip().partition(":")[0].strip()
