@@ -37,10 +37,28 @@ R_MAX_ROUNDS = 14
 R_DECK_SIZE = 15
 R_DECKS = 16
 R_JOKERS = 17  # jokers in the whole deck
-N_RULE_PARAMS = 18
+R_N_MILESTONES = 18
+N_RULE_PARAMS = 19
+R_MILESTONES = N_RULE_PARAMS  # then (total, new total) pairs, for the policies
 
 ASSAF_WINNER_CODES = {"zero": 0, "hand": 1, "all_zero": 2}
 THEFT_CHARGE = 30
+
+# rows of the piles array
+STOCK = 0  # top card at pst[PS_STOCK_N] - 1
+DEAD = 1  # everything under the last two discards
+PREV = 2  # the previous player's discard, still takeable
+CUR = 3  # the discard being laid this turn
+
+# pile state vector
+PS_STOCK_N = 0
+PS_DEAD_N = 1
+PS_PREV_N = 2
+PS_PREV_KIND = 3
+PS_CUR_N = 4
+PS_CUR_KIND = 5
+PS_TURN = 6
+N_PILE_STATE = 8
 
 # discard kinds
 KIND_SINGLE = 0
@@ -105,7 +123,8 @@ def rule_params(rules: Rules, players: int | None) -> tuple[np.ndarray, np.ndarr
     Returns
     -------
     rp : numpy.ndarray
-        ``int64`` vector of length ``N_RULE_PARAMS``.
+        ``int64`` vector: ``N_RULE_PARAMS`` fields, then the milestones as
+        (total, new total) pairs.
     milestones : numpy.ndarray
         ``int64`` array of shape ``(m, 2)``: exact total, new total.
     """
@@ -113,7 +132,7 @@ def rule_params(rules: Rules, players: int | None) -> tuple[np.ndarray, np.ndarr
         decks = 2 if rules.decks == 2 else 1
     else:
         decks = rules.decks_for(players)
-    rp = np.zeros(N_RULE_PARAMS, np.int64)
+    rp = np.zeros(N_RULE_PARAMS + 2 * len(rules.milestones), np.int64)
     rp[R_THRESHOLD] = rules.threshold
     rp[R_ASSAF] = rules.assaf
     rp[R_ASSAF_PENALTY] = rules.assaf_penalty
@@ -133,4 +152,6 @@ def rule_params(rules: Rules, players: int | None) -> tuple[np.ndarray, np.ndarr
     rp[R_JOKERS] = decks * rules.jokers_per_deck
     rp[R_DECK_SIZE] = decks * (N_NATURAL + rules.jokers_per_deck)
     milestones = np.array(rules.milestones, dtype=np.int64).reshape(-1, 2)
+    rp[R_N_MILESTONES] = len(milestones)
+    rp[R_MILESTONES:] = milestones.ravel()
     return rp, milestones

@@ -37,32 +37,33 @@ from yaniv_sim.engine._discards import (
     _mask_kind,
     _takeable_bits,
 )
-from yaniv_sim.engine._layout import R_JOKER_IN_SETS, R_SET_DRAW_ENDS
+from yaniv_sim.engine._heuristic import _heuristic_call, _heuristic_discard, _heuristic_draw
+from yaniv_sim.engine._layout import (  # noqa: F401  (pile layout re-exported)
+    CUR,
+    DEAD,
+    N_PILE_STATE,
+    PREV,
+    PS_CUR_KIND,
+    PS_CUR_N,
+    PS_DEAD_N,
+    PS_PREV_KIND,
+    PS_PREV_N,
+    PS_STOCK_N,
+    PS_TURN,
+    R_JOKER_IN_SETS,
+    R_SET_DRAW_ENDS,
+    STOCK,
+)
 from yaniv_sim.engine._rng import _below, _uniform
 
-N_POLICY_PARAMS = 32
+N_POLICY_PARAMS = 40
 P_KIND = 0
 P_CALL_PROB = 1
 P_PILE_PROB = 2
 
 KIND_MAX_SHED = 0
 KIND_RANDOM = 1
-
-# rows of the piles array
-STOCK = 0  # top card at pst[PS_STOCK_N] - 1
-DEAD = 1  # everything under the last two discards
-PREV = 2  # the previous player's discard, still takeable
-CUR = 3  # the discard being laid this turn
-
-# pile state vector
-PS_STOCK_N = 0
-PS_DEAD_N = 1
-PS_PREV_N = 2
-PS_PREV_KIND = 3
-PS_CUR_N = 4
-PS_CUR_KIND = 5
-PS_TURN = 6
-N_PILE_STATE = 8
+KIND_HEURISTIC = 2
 
 
 @njit(inline="always")
@@ -72,6 +73,9 @@ def _wants_call(
     """Whether ``seat`` calls Yaniv now (asked only when the call is legal)."""
     if pol[seat, P_KIND] == KIND_RANDOM:
         return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
+    if pol[seat, P_KIND] == KIND_HEURISTIC:
+        return _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst,
+                               cand)  # fmt: skip
     return True
 
 
@@ -140,6 +144,9 @@ def _choose_discard(
     ``pst[PS_CUR_KIND]``, and returns its slot mask.
     """
     jis = rp[R_JOKER_IN_SETS] != 0
+    if pol[seat, P_KIND] == KIND_HEURISTIC:
+        return _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_len,
+                                  n_sets)  # fmt: skip
     if pol[seat, P_KIND] == KIND_RANDOM:
         rows = 0
         for i in range(n_sets):
@@ -169,6 +176,8 @@ def _choose_draw(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
     """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
+    if pol[seat, P_KIND] == KIND_HEURISTIC:
+        return _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst)
     if pol[seat, P_KIND] == KIND_RANDOM:
         prev_n = pst[PS_PREV_N]
         if prev_n > 0 and _uniform(rng, 1 + seat) < pol[seat, P_PILE_PROB]:

@@ -19,7 +19,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from yaniv_sim.datafiles import is_data_file, read_data_file
+from yaniv_sim.engine._heuristic import (
+    H_CALL_AT,
+    H_FEW_CARDS,
+    H_FEW_MARGIN,
+    H_KEEP,
+    H_LATE_MARGIN,
+    H_LATE_TURN,
+    H_LIMIT_MARGIN,
+    H_MAX_RISK,
+    H_MILESTONE,
+    H_PICKUP_MARGIN,
+    H_PICKUP_VALUE,
+    H_PILE_AT,
+    H_PILE_COMBO,
+    H_PROTECT,
+    H_RISK_AT,
+    H_RISK_TABLE,
+    H_SUSPICION,
+)
 from yaniv_sim.engine._policy import (
+    KIND_HEURISTIC,
     KIND_MAX_SHED,
     KIND_RANDOM,
     N_POLICY_PARAMS,
@@ -36,6 +56,64 @@ FAMILIES: dict[str, tuple[int, dict[str, tuple[int, float, float, float]]]] = {
         {"call": (P_CALL_PROB, 0.5, 0.0, 1.0), "pile": (P_PILE_PROB, 0.5, 0.0, 1.0)},
     ),
 }
+
+# the heuristic family; its defaults play like max-shed (ties in the discard
+# go to the first card set listed instead of a random one)
+HEURISTIC_PARAMS: dict[str, tuple[int, float, float, float]] = {
+    "call_at": (H_CALL_AT, 15, 0, 15),
+    "few_cards": (H_FEW_CARDS, 0, 0, 7),
+    "few_margin": (H_FEW_MARGIN, 0, 0, 15),
+    "pickup_value": (H_PICKUP_VALUE, -1, -1, 10),
+    "pickup_margin": (H_PICKUP_MARGIN, 0, 0, 15),
+    "late_turn": (H_LATE_TURN, 0, 0, 1000),
+    "late_margin": (H_LATE_MARGIN, 0, 0, 15),
+    "max_risk": (H_MAX_RISK, 1, 0, 1),
+    "risk_table": (H_RISK_TABLE, 0, 0, 1),
+    **{f"risk_at_{v}": (H_RISK_AT + v, 1, -1, 1) for v in range(16)},
+    "suspicion": (H_SUSPICION, 0, 0, 2),
+    "keep": (H_KEEP, 0, 0, 5),
+    "pile_at": (H_PILE_AT, -1, -1, 10),
+    "pile_combo": (H_PILE_COMBO, 0, 0, 1),
+    "milestone": (H_MILESTONE, 0, 0, 1),
+    "limit_margin": (H_LIMIT_MARGIN, 0, 0, 15),
+    "protect": (H_PROTECT, 0, 0, 1),
+}
+
+# named presets of the heuristic family: parameter values over the defaults
+PRESETS: dict[str, dict[str, float]] = {
+    "cautious": {"call_at": 5, "few_cards": 2, "few_margin": 2, "late_turn": 24, "late_margin": 1},
+    "risk-aware": {"max_risk": 0.2},
+    "combo-keeper": {"keep": 0.3, "pile_combo": 1},
+    "pile-picker": {"pile_at": 3, "pile_combo": 1},
+    "milestone-hunter": {"milestone": 1},
+    "risk-table": {
+        "risk_table": 1,
+        **dict(
+            zip(
+                [f"risk_at_{v}" for v in range(16)],
+                [0.60, 0.55, 0.45, 0.32, 0.20, 0.12] + [-1] * 10,
+                strict=True,
+            )
+        ),
+    },
+    "pile-threshold": {"pile_at": 4},
+    "suspicious": {"suspicion": 0.5},
+    "best": {
+        "max_risk": 0.2,
+        "pile_at": 3,
+        "pile_combo": 1,
+        "protect": 1,
+        "milestone": 1,
+        "limit_margin": 2,
+    },
+}
+
+FAMILIES["heuristic"] = (KIND_HEURISTIC, HEURISTIC_PARAMS)
+for _name, _values in PRESETS.items():
+    FAMILIES[_name] = (
+        KIND_HEURISTIC,
+        {k: (i, _values.get(k, d), lo, hi) for k, (i, d, lo, hi) in HEURISTIC_PARAMS.items()},
+    )
 
 
 def spec_from_file(path: str) -> str:

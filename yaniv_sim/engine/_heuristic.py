@@ -1,0 +1,346 @@
+"""The heuristic policy family: when to call, what to discard, what to draw.
+
+One parameter vector (``pol[seat]``, indices ``H_*``) drives every decision;
+``docs/policies.md`` documents each parameter. A decision reads only what the
+seat may see: its own hand, the discard pile (the dead pile and the previous
+discard), how many cards each opponent holds, the cards each opponent took
+from the pile and still holds (``taken``), the turn and the running totals.
+
+Terminology
+-----------
+unseen cards
+    The deck less the seat's own hand, the visible pile and the cards
+    opponents are known to hold; an opponent's unknown cards are drawn from
+    them.
+Assaf risk
+    The chance that some opponent holds at most the caller's value, with each
+    opponent's unknown cards taken as a random draw from the unseen cards
+    (exact per opponent, opponents combined as if independent).
+"""
+
+from __future__ import annotations
+
+from yaniv_sim._numba import njit
+from yaniv_sim.cards import IS_JOKER, RANK, SUIT, VALUE
+from yaniv_sim.engine._discards import (
+    C_JOKERS,
+    C_MASK,
+    C_POINTS,
+    LOW_BIT,
+    POPCOUNT,
+    _lay,
+    _layings,
+    _mask_kind,
+    _takeable_bits,
+)
+from yaniv_sim.engine._layout import (
+    CUR,
+    DEAD,
+    KIND_RUN,
+    KIND_SET,
+    PREV,
+    PS_CUR_KIND,
+    PS_CUR_N,
+    PS_DEAD_N,
+    PS_PREV_KIND,
+    PS_PREV_N,
+    PS_TURN,
+    R_ASSAF,
+    R_ASSAF_ADDS_HAND,
+    R_ASSAF_PENALTY,
+    R_DECKS,
+    R_JOKER_IN_SETS,
+    R_JOKERS,
+    R_LIMIT,
+    R_MILESTONES,
+    R_N_MILESTONES,
+    R_SET_DRAW_ENDS,
+    R_THRESHOLD,
+)
+
+# parameter indices of the heuristic family (0..2 are shared: kind and the
+# random device's two probabilities)
+H_CALL_AT = 3
+H_FEW_CARDS = 4
+H_FEW_MARGIN = 5
+H_PICKUP_VALUE = 6
+H_PICKUP_MARGIN = 7
+H_LATE_TURN = 8
+H_LATE_MARGIN = 9
+H_MAX_RISK = 10
+H_RISK_TABLE = 11
+H_RISK_AT = 12  # 16 entries: acceptable Assaf risk at own hand value 0..15
+H_SUSPICION = 28
+H_KEEP = 29
+H_PILE_AT = 30
+H_PILE_COMBO = 31
+H_MILESTONE = 32
+H_LIMIT_MARGIN = 33
+H_PROTECT = 34
+N_HEURISTIC_PARAMS = 35
+
+
+@njit
+def _comb(n, k):
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@njit
+def _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts):
+    """Unseen cards by value (``counts[0..10]``) as ``seat`` sees them; their number."""
+    decks = rp[R_DECKS]
+    counts[0] = rp[R_JOKERS]
+    for v in range(1, 10):
+        counts[v] = 4 * decks
+    counts[10] = 16 * decks
+    for i in range(hand_n[seat]):
+        counts[VALUE[hands[seat, i]]] -= 1
+    for i in range(pst[PS_DEAD_N]):
+        counts[VALUE[piles[DEAD, i]]] -= 1
+    for i in range(pst[PS_PREV_N]):
+        counts[VALUE[piles[PREV, i]]] -= 1
+    for o in range(hand_n.shape[0]):
+        if o != seat:
+            for i in range(hand_n[o]):
+                if taken[o, i]:
+                    counts[VALUE[hands[o, i]]] -= 1
+    total = 0
+    for v in range(11):
+        total += counts[v]
+    return total
+
+
+@njit
+def _p_at_most(counts, unseen, draws, budget, ways, new):
+    """P(the value of ``draws`` cards drawn from the unseen cards <= ``budget``)."""
+    if budget < 0:
+        return 0.0
+    if draws == 0:
+        return 1.0
+    if draws > unseen:
+        return 0.0
+    width = budget + 1
+    for k in range(draws + 1):
+        for s in range(width):
+            ways[k * width + s] = 0
+    ways[0] = 1
+    for v in range(11):
+        n_v = counts[v]
+        if n_v <= 0:
+            continue
+        for k in range(draws + 1):
+            for s in range(width):
+                new[k * width + s] = 0
+        for k in range(draws + 1):
+            for s in range(width):
+                w = ways[k * width + s]
+                if w == 0:
+                    continue
+                for j in range(min(n_v, draws - k) + 1):
+                    t = s + j * v
+                    if t >= width:
+                        break
+                    new[(k + j) * width + t] += w * _comb(n_v, j)
+        for k in range(draws + 1):
+            for s in range(width):
+                ways[k * width + s] = new[k * width + s]
+    favourable = 0
+    for s in range(width):
+        favourable += ways[draws * width + s]
+    return favourable / _comb(unseen, draws)
+
+
+@njit
+def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
+    """Estimated chance that calling now with ``value`` is met by an Assaf.
+
+    Uses ``cand`` as scratch (the call is decided before any card set is
+    listed): row 2 holds the unseen counts, rows 0 and 1 the counting tables.
+    """
+    counts = cand[2]
+    unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+    p_none = 1.0
+    for o in range(hand_n.shape[0]):
+        if o == seat or hand_n[o] == 0:  # seats out of the game hold no cards
+            continue
+        known = 0
+        known_value = 0
+        for i in range(hand_n[o]):
+            if taken[o, i]:
+                known += 1
+                known_value += VALUE[hands[o, i]]
+        p = _p_at_most(counts, unseen, hand_n[o] - known, value - known_value, cand[0], cand[1])
+        p_none *= 1.0 - p
+    return 1.0 - p_none
+
+
+@njit
+def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand):
+    """Whether the heuristic at ``seat`` calls now (asked only when it may)."""
+    value = hand_val[seat]
+    if not rp[R_ASSAF]:
+        return True
+    penalty = rp[R_ASSAF_PENALTY] + (value if rp[R_ASSAF_ADDS_HAND] else 0)
+    if pol[seat, H_MILESTONE] > 0:
+        for m in range(rp[R_N_MILESTONES]):
+            if totals[seat] + penalty == rp[R_MILESTONES + 2 * m]:
+                return True  # even an Assaf would land exactly on a milestone
+    call_at = min(pol[seat, H_CALL_AT], rp[R_THRESHOLD])
+    fewest = 99
+    low_pickup = False
+    for o in range(hand_n.shape[0]):
+        if o == seat or hand_n[o] == 0:  # seats out of the game hold no cards
+            continue
+        fewest = min(fewest, hand_n[o])
+        for i in range(hand_n[o]):
+            if taken[o, i] and VALUE[hands[o, i]] <= pol[seat, H_PICKUP_VALUE]:
+                low_pickup = True
+    if fewest <= pol[seat, H_FEW_CARDS]:
+        call_at -= pol[seat, H_FEW_MARGIN]
+    if low_pickup:
+        call_at -= pol[seat, H_PICKUP_MARGIN]
+    if pol[seat, H_LATE_TURN] > 0 and pst[PS_TURN] >= pol[seat, H_LATE_TURN]:
+        call_at -= pol[seat, H_LATE_MARGIN]
+    if totals[seat] + penalty > rp[R_LIMIT]:
+        call_at -= pol[seat, H_LIMIT_MARGIN]
+    if value > call_at:
+        return False
+    if pol[seat, H_SUSPICION] > 0:
+        counts = cand[2]
+        unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+        mean = 0.0
+        for v in range(11):
+            mean += v * counts[v]
+        mean /= max(unseen, 1)
+        for o in range(hand_n.shape[0]):
+            if o == seat or hand_n[o] == 0:
+                continue
+            known = 0
+            estimate = 0.0
+            for i in range(hand_n[o]):
+                if taken[o, i]:
+                    known += 1
+                    estimate += VALUE[hands[o, i]]
+            estimate += (hand_n[o] - known) * pol[seat, H_SUSPICION] * mean
+            if estimate <= value:
+                return False
+    acceptable = pol[seat, H_MAX_RISK]
+    if pol[seat, H_RISK_TABLE] > 0:
+        acceptable = min(acceptable, pol[seat, H_RISK_AT + min(value, 15)])
+    if acceptable < 1.0:
+        risk = _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand)
+        if risk > acceptable:
+            return False
+    return True
+
+
+@njit
+def _combo_potential(hands, seat, n, skip):
+    """Points in pairs of cards (not in ``skip``) that could still meet in a set or run."""
+    total = 0
+    for i in range(n):
+        if (skip >> i) & 1:
+            continue
+        a = hands[seat, i]
+        for j in range(i + 1, n):
+            if (skip >> j) & 1:
+                continue
+            b = hands[seat, j]
+            if (
+                IS_JOKER[a]
+                or IS_JOKER[b]
+                or RANK[a] == RANK[b]
+                or (SUIT[a] == SUIT[b] and abs(RANK[a] - RANK[b]) <= 2)
+            ):
+                total += VALUE[a] + VALUE[b]
+    return total
+
+
+@njit
+def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_len, n_sets):
+    """Choose, lay and return the slot mask of the heuristic's discard.
+
+    Score of a card set: its points plus ``keep`` times the combination
+    potential left in the hand; ties go to fewer jokers, then more cards,
+    then the first listed.
+    """
+    n = hand_n[seat]
+    keep = pol[seat, H_KEEP]
+    best = 0
+    best_score = -1e18
+    for i in range(n_sets):
+        score = float(cand[C_POINTS, i])
+        if keep != 0.0:
+            score += keep * _combo_potential(hands, seat, n, cand[C_MASK, i])
+        better = score > best_score + 1e-9
+        if not better and abs(score - best_score) <= 1e-9:
+            d = cand[C_JOKERS, best] - cand[C_JOKERS, i]
+            if d == 0:
+                d = POPCOUNT[cand[C_MASK, i]] - POPCOUNT[cand[C_MASK, best]]
+            better = d > 0
+        if better:
+            best = i
+            best_score = score
+    mask = cand[C_MASK, best]
+    jis = rp[R_JOKER_IN_SETS] != 0
+    ends = rp[R_SET_DRAW_ENDS] != 0
+    kind = _mask_kind(hands, seat, mask, jis)
+    if pol[seat, H_PROTECT] > 0 and (kind == KIND_RUN or (kind == KIND_SET and ends)):
+        # lay so that the cards the next player may take are worth the most to hold
+        rows = _layings(hands, seat, mask, kind, ends, lay, lay_len, 0)
+        pick = 0
+        pick_key = -100
+        for r in range(rows):
+            length = lay_len[r]
+            first = -1 if IS_JOKER[lay[r, 0]] else VALUE[lay[r, 0]]
+            last = -1 if IS_JOKER[lay[r, length - 1]] else VALUE[lay[r, length - 1]]
+            key = min(first, last)
+            if key > pick_key:
+                pick = r
+                pick_key = key
+        for p in range(lay_len[pick]):
+            piles[CUR, p] = lay[pick, p]
+        pst[PS_CUR_N] = lay_len[pick]
+    else:
+        pst[PS_CUR_N] = _lay(hands, seat, mask, kind, piles, CUR)
+    pst[PS_CUR_KIND] = kind
+    return mask
+
+
+@njit
+def _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst):
+    """-1 for the stock, or the position of the previous discard's card to take."""
+    prev_n = pst[PS_PREV_N]
+    if prev_n == 0:
+        return -1
+    bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rp[R_SET_DRAW_ENDS] != 0)
+    pile_at = pol[seat, H_PILE_AT]
+    combo = pol[seat, H_PILE_COMBO] > 0
+    best = -1
+    best_value = 99
+    while bits:
+        p = LOW_BIT[bits]
+        bits &= bits - 1
+        c = piles[PREV, p]
+        v = VALUE[c]
+        wanted = v <= pile_at
+        if combo and not wanted:
+            if IS_JOKER[c]:
+                wanted = True
+            else:
+                for i in range(hand_n[seat]):
+                    h = hands[seat, i]
+                    if IS_JOKER[h]:
+                        continue
+                    if RANK[h] == RANK[c] or (SUIT[h] == SUIT[c] and abs(RANK[h] - RANK[c]) <= 1):
+                        wanted = True
+                        break
+        if wanted and v < best_value:
+            best = p
+            best_value = v
+    return best
