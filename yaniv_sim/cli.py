@@ -334,3 +334,29 @@ def simulate_command(
         raise SystemExit(130) from None
     if not quiet:
         click.echo(result.summary())
+
+
+@main.command("compare")
+@click.argument("policies", nargs=-1, required=True)
+@rules_options
+@players_option
+@click.option("--games", type=click.IntRange(1), default=2000, show_default=True,
+              help="Deals; each is played once per seating rotation.")  # fmt: skip
+@seed_option
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes [default: all cores].")  # fmt: skip
+@_user_errors
+def compare_command(policies, rules, players, games, seed, workers):
+    """Compare policies head to head in duplicate format, with 95% intervals.
+
+    Each deal is replayed with the policies turned round the table, so every
+    policy plays every seat on the same cards. With more than two policies the
+    table is a league.
+
+    Example: yaniv-sim compare best max-shed --players 4 --games 20000
+    """
+    from yaniv_sim.compare import compare
+
+    if len(policies) < 2:
+        raise ValueError("name at least two policies to compare, e.g. best max-shed")
+    click.echo(str(compare(list(policies), rules, players, games, seed, workers)))

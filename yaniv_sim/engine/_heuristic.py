@@ -293,13 +293,15 @@ def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_
     if pol[seat, H_PROTECT] > 0 and (kind == KIND_RUN or (kind == KIND_SET and ends)):
         # lay so that the cards the next player may take are worth the most to hold
         rows = _layings(hands, seat, mask, kind, ends, lay, lay_len, 0)
+        # fewest jokers at the ends first, then the highest low end
         pick = 0
-        pick_key = -100
+        pick_key = -1000
         for r in range(rows):
-            length = lay_len[r]
-            first = -1 if IS_JOKER[lay[r, 0]] else VALUE[lay[r, 0]]
-            last = -1 if IS_JOKER[lay[r, length - 1]] else VALUE[lay[r, length - 1]]
-            key = min(first, last)
+            a = lay[r, 0]
+            b = lay[r, lay_len[r] - 1]
+            jokers = (1 if IS_JOKER[a] else 0) + (1 if IS_JOKER[b] else 0)
+            low = min(99 if IS_JOKER[a] else VALUE[a], 99 if IS_JOKER[b] else VALUE[b])
+            key = -100 * jokers + low
             if key > pick_key:
                 pick = r
                 pick_key = key

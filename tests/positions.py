@@ -1,0 +1,115 @@
+"""Hand-written table positions for asking the policy kernel one decision.
+
+A position gives seat 0's hand, each opponent's card count and the cards it is
+known to hold (taken from the pile), the dead pile and the previous discard as
+card text. The opponents' other cards and the stock are dealt from the cards
+left, shuffled by ``hidden_seed``: changing only that seed changes only what
+seat 0 cannot see.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yaniv_sim import Rules, engine, parse_cards
+from yaniv_sim.cards import ORDER, deck_codes
+from yaniv_sim.engine._discards import _card_sets
+from yaniv_sim.engine._layout import (
+    DEAD,
+    KIND_NAMES,
+    PREV,
+    PS_DEAD_N,
+    PS_PREV_KIND,
+    PS_PREV_N,
+    PS_STOCK_N,
+    PS_TURN,
+    R_DECKS,
+    STOCK,
+    rule_params,
+)
+from yaniv_sim.engine._play import new_workspace
+from yaniv_sim.engine._policy import _choose_discard, _choose_draw, _wants_call
+from yaniv_sim.engine._specs import policy_matrix
+
+
+def _codes(text: str, used: set[int]) -> list[int]:
+    """Codes for card text, taking the second deck's copy when the first is used."""
+    out = []
+    for code in parse_cards(text):
+        code = int(code)
+        while code in used:
+            code += 52
+        used.add(code)
+        out.append(code)
+    return out
+
+
+class Position:
+    def __init__(self, rules: Rules, hand: str, opponents, *, dead="", prev="", turn=5,
+                 totals=None, hidden_seed=0):  # fmt: skip
+        self.rules = rules
+        self.players = players = 1 + len(opponents)
+        self.rp, _ = rule_params(rules, players)
+        ws = new_workspace(players)
+        self.ws = ws
+        hands, taken, hand_n, hand_val, piles, pst = ws[:6]
+        used: set[int] = set()
+        own = _codes(hand, used)
+        known = [_codes(k, used) for _, k in opponents]
+        dead_cards = _codes(dead, used)
+        prev_cards = _codes(prev, used) if prev else []
+        deck = [int(c) for c in deck_codes(int(self.rp[R_DECKS]), rules.jokers_per_deck)]
+        rest = [c for c in deck if c not in used]
+        np.random.default_rng(hidden_seed).shuffle(rest)
+        for seat in range(players):
+            if seat == 0:
+                cards, flags = own, [0] * len(own)
+            else:
+                n, _ = opponents[seat - 1]
+                extra = n - len(known[seat - 1])
+                cards = known[seat - 1] + rest[:extra]
+                rest = rest[extra:]
+                flags = [1] * len(known[seat - 1]) + [0] * extra
+            order = sorted(range(len(cards)), key=lambda i, c=cards: ORDER[c[i]])
+            for slot, i in enumerate(order):
+                hands[seat, slot] = cards[i]
+                taken[seat, slot] = flags[i]
+            hand_n[seat] = len(cards)
+            hand_val[seat] = engine.hand_value(np.array(cards, np.int16)) if cards else 0
+        for i, c in enumerate(rest):
+            piles[STOCK, i] = c
+        pst[PS_STOCK_N] = len(rest)
+        for i, c in enumerate(dead_cards):
+            piles[DEAD, i] = c
+        pst[PS_DEAD_N] = len(dead_cards)
+        for i, c in enumerate(prev_cards):
+            piles[PREV, i] = c
+        pst[PS_PREV_N] = len(prev_cards)
+        if prev_cards:
+            kind = engine.discard_kind(np.array(prev_cards, np.int16), rules)
+            pst[PS_PREV_KIND] = KIND_NAMES.index(kind)
+        pst[PS_TURN] = turn
+        self.totals = np.zeros(players, np.int64) if totals is None else np.array(totals)
+
+    def _args(self, policy: str):
+        pol = policy_matrix(policy, self.players)
+        hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = self.ws
+        return (pol, 0, self.rp, self.totals, hands, taken, hand_n, hand_val, piles, pst, cand,
+                rng, lay, lay_len)  # fmt: skip
+
+    def calls(self, policy: str) -> bool:
+        return bool(_wants_call(*self._args(policy)))
+
+    def draws(self, policy: str) -> str:
+        """``"stock"`` or the text of the card taken from the previous discard."""
+        p = _choose_draw(*self._args(policy))
+        return "stock" if p < 0 else engine.format_cards([self.ws[4][PREV, p]])
+
+    def discards(self, policy: str) -> str:
+        """The text of the discard as laid."""
+        hands, _, hand_n, *_ = self.ws
+        cand = self.ws[6]
+        n_sets = _card_sets(hands, 0, hand_n[0], self.rules.joker_in_sets, cand)
+        _choose_discard(*self._args(policy), n_sets)
+        pst = self.ws[5]
+        return engine.format_cards(self.ws[4][3, : pst[4]])

@@ -1,0 +1,141 @@
+"""The policy family: each decision rule on hand-written positions, fairness of comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.positions import Position
+from yaniv_sim import Rules
+from yaniv_sim.compare import compare
+from yaniv_sim.engine._specs import FAMILIES, canonical_spec, policy_vector
+
+STANDARD = Rules()
+PRESETS = [name for name in FAMILIES if name not in ("random",)]
+
+
+def test_max_shed_and_heuristic_defaults_call_whenever_allowed():
+    pos = Position(STANDARD, "AS 2D 3C", [(1, ""), (1, "")])
+    assert pos.calls("max-shed") and pos.calls("heuristic")
+
+
+def test_call_at_and_caution_when_an_opponent_holds_few_cards():
+    pos = Position(STANDARD, "2S 3D", [(5, ""), (5, "")])
+    assert pos.calls("heuristic:call_at=5")
+    assert not pos.calls("heuristic:call_at=4")
+    few = Position(STANDARD, "2S 3D", [(5, ""), (2, "")])
+    assert few.calls("heuristic:call_at=5,few_cards=1,few_margin=3")
+    assert not few.calls("heuristic:call_at=5,few_cards=2,few_margin=3")
+
+
+def test_caution_after_a_low_pickup_and_late_in_the_round():
+    pos = Position(STANDARD, "2S 3D", [(4, "AH"), (5, "")])
+    assert pos.calls("heuristic:call_at=5")
+    assert not pos.calls("heuristic:call_at=5,pickup_value=1,pickup_margin=2")
+    assert pos.calls("heuristic:call_at=5,pickup_value=0,pickup_margin=2")
+    late = Position(STANDARD, "2S 3D", [(5, ""), (5, "")], turn=30)
+    assert not late.calls("heuristic:call_at=5,late_turn=30,late_margin=1")
+    assert late.calls("heuristic:call_at=5,late_turn=31,late_margin=1")
+
+
+def test_risk_aware_call_uses_the_visible_cards():
+    # every low card is visible on the pile: an opponent cannot hold 5 or less in 5 cards
+    dead = "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C JK JK 4S 4H 4D"
+    safe = Position(STANDARD, "4C JK", [(5, ""), (5, "")], dead=dead.replace("JK JK ", ""))
+    assert safe.calls("heuristic:max_risk=0.001")
+    # an opponent with one card left, holding unknown cards: a real risk at 7
+    risky = Position(STANDARD, "3S 4D", [(1, ""), (5, "")])
+    assert not risky.calls("heuristic:max_risk=0.05")
+    assert risky.calls("heuristic:max_risk=0.9")
+
+
+def test_risk_table_calls_only_at_five_or_less():
+    six = Position(STANDARD, "AS 5D", [(5, ""), (5, "")])
+    assert not six.calls("risk-table")
+    zero = Position(STANDARD, "JK", [(5, ""), (5, "")])
+    assert zero.calls("risk-table")
+
+
+def test_suspicious_waits_when_a_known_hand_may_be_lower():
+    # opponent: one known ace plus one unknown card, half the mean unseen value ~ 3
+    pos = Position(STANDARD, "2S 3D", [(2, "AH"), (5, "")])
+    assert not pos.calls("suspicious")
+    assert pos.calls("max-shed")
+    far = Position(STANDARD, "AS 2D", [(5, ""), (5, "")])
+    assert far.calls("suspicious")
+
+
+def test_milestone_hunter_calls_when_even_an_assaf_lands_on_a_milestone():
+    # total 13 + Assaf 30 + 7 = 50 -> 25
+    pos = Position(STANDARD, "3S 4D", [(1, ""), (1, "")], totals=[13, 0, 0])
+    assert pos.calls("heuristic:call_at=3,milestone=1")
+    assert not pos.calls("heuristic:call_at=3")
+
+
+def test_pile_draws():
+    pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="3H")
+    assert pos.draws("max-shed") == "stock"
+    assert pos.draws("pile-threshold") == "3H"
+    assert pos.draws("heuristic:pile_at=2") == "stock"
+    combo = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="9H")
+    assert combo.draws("heuristic:pile_combo=1") == "9H"
+    # from a run only an end may be taken, and the lowest wanted end is chosen
+    run = Position(STANDARD, "KS QD", [(5, ""), (5, "")], prev="4D 5D 6D")
+    assert run.draws("heuristic:pile_at=6") == "4D"
+
+
+def test_discards_keep_combinations():
+    # max-shed throws the king; the combo keeper keeps the Q-K of hearts together
+    pos = Position(STANDARD, "QH KH JS 2C", [(5, ""), (5, "")])
+    assert pos.discards("max-shed") in ("KH", "QH", "JS")
+    assert pos.discards("combo-keeper") == "JS"
+
+
+def test_protective_laying():
+    # a run with a spare joker: hand it over next to the higher card, not the lower
+    pos = Position(STANDARD, "5D 6D JK KC", [(5, ""), (5, "")])
+    assert pos.discards("heuristic") == "5D 6D JK"
+    assert pos.discards("heuristic:protect=1") == "JK 5D 6D"
+
+
+@pytest.mark.parametrize("policy", PRESETS)
+def test_decisions_never_depend_on_hidden_cards(policy):
+    """Change only what seat 0 cannot see: its decisions stay the same."""
+    for hand, opponents, prev in [
+        ("2S 3D", [(2, "AH"), (4, "")], "5C"),
+        ("KS QD 9C 9H", [(1, ""), (3, "2D")], "4D 5D 6D"),
+        ("AS 4C", [(5, ""), (2, "")], "QC"),
+    ]:
+        decisions = {
+            (Position(STANDARD, hand, opponents, prev=prev, hidden_seed=s).calls(policy),
+             Position(STANDARD, hand, opponents, prev=prev, hidden_seed=s).draws(policy),
+             Position(STANDARD, hand, opponents, prev=prev, hidden_seed=s).discards(policy))
+            for s in range(6)
+        }  # fmt: skip
+        assert len(decisions) == 1, decisions
+
+
+def test_policy_specs_round_trip(tmp_path):
+    spec = "best:max_risk=0.25,keep=0.1"
+    assert canonical_spec(canonical_spec(spec)) == canonical_spec(spec)
+    toml = tmp_path / "mine.toml"
+    toml.write_text('policy = "best"\nmax_risk = 0.25\nkeep = 0.1\n')
+    assert np.array_equal(policy_vector(str(toml)), policy_vector(spec))
+    assert canonical_spec(str(toml)) == canonical_spec(spec)
+    with pytest.raises(ValueError, match="unknown parameter 'bravery'"):
+        policy_vector("best:bravery=1")
+    with pytest.raises(ValueError, match="unknown policy 'genius'"):
+        policy_vector("genius")
+
+
+def test_a_policy_against_itself_is_not_separable():
+    c = compare(["risk-aware", "risk-aware:max_risk=0.2"], STANDARD, 4, 400, seed=3, workers=1)
+    row = c.pairs.iloc[0]
+    assert row.low <= 0 <= row.high
+
+
+def test_a_clearly_weaker_policy_loses_to_max_shed():
+    weak = "heuristic:call_at=0"
+    c = compare(["max-shed", weak], STANDARD, 2, 300, seed=5, workers=1)
+    row = c.pairs.iloc[0]
+    assert row.difference > 0 and row.p_value < 1e-6

@@ -1,0 +1,193 @@
+"""Fair comparisons of policies: duplicate games with common random numbers.
+
+Terminology
+-----------
+duplicate format
+    Every deal is played once per seating rotation: the policies are seated
+    cyclically (seat ``s`` gets policy ``s % k``) and the whole arrangement is
+    turned one seat per replay, so each policy sits in every seat on the same
+    cards. The luck of the deal cancels out of the differences.
+deal
+    A game index: its shuffles come from the seed, the game and the round
+    alone, so every replay of a game index sees the same deck for each round.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import itertools
+import math
+import multiprocessing
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from yaniv_sim.rules import Rules
+from yaniv_sim.simulation.chunks import play_chunk
+from yaniv_sim.simulation.request import SimRequest
+from yaniv_sim.stats import wilson_interval
+
+__all__ = ["Comparison", "compare"]
+
+
+@dataclasses.dataclass
+class Comparison:
+    """The result of a duplicate comparison."""
+
+    rules: Rules
+    players: int
+    policies: list[str]
+    games: int  # deals; each was played once per rotation
+    seed: int
+    table: pd.DataFrame  # one row per policy
+    pairs: pd.DataFrame  # one row per ordered pair (a, b) with a before b
+
+    def __str__(self) -> str:
+        lines = [
+            f"duplicate comparison: {self.games:,} deals x {self.players} seatings, "
+            f"{self.players} players, seed {self.seed}",
+            "",
+            f"{'policy':<28} {'win rate':>9} {'95% interval':>17} {'fair share':>10} "
+            f"{'round score':>11} {'Assaf/call':>10} {'rounds/game':>11}",
+        ]
+        for row in self.table.itertuples():
+            lines.append(
+                f"{row.policy:<28} {row.win_rate:>9.2%} "
+                f"{row.win_low:>8.2%}-{row.win_high:<8.2%} {row.fair_share:>10.2%} "
+                f"{row.mean_round_score:>11.2f} {row.assaf_per_call:>10.2%} "
+                f"{row.rounds_per_game:>11.2f}"
+            )
+        lines.append("")
+        for row in self.pairs.itertuples():
+            verdict = "beats" if row.p_value < 0.05 and row.difference > 0 else (
+                "loses to" if row.p_value_reverse < 0.05 else "is not separable from"
+            )  # fmt: skip
+            lines.append(
+                f"{row.a} {verdict} {row.b}: win-rate difference {row.difference:+.2%} "
+                f"(95% interval {row.low:+.2%} to {row.high:+.2%}), "
+                f"p = {row.p_value:.2g} for '{row.a} beats {row.b}'"
+            )
+        return "\n".join(lines)
+
+
+def _rotation(job):
+    """Play every deal in one seating rotation; per-policy sums (runs in a worker)."""
+    rules_data, players, base, games, seed, q, k = job
+    seating = [base[(s - q) % players] for s in range(players)]
+    request = SimRequest.make(Rules.from_dict(rules_data), players, seating, games=games,
+                              seed=seed, seating="fixed", chunk_size=games)  # fmt: skip
+    tables = play_chunk(request, 0)
+    owner = np.array([((s - q) % players) % k for s in range(players)])
+    wins = np.zeros((games, k))
+    score_sum, round_seats, calls, assafs = (np.zeros(k) for _ in range(4))
+    g = tables["games"]
+    winner = g["winner"].to_numpy()
+    has = winner >= 0
+    wins[np.flatnonzero(has), owner[winner[has]]] += 1.0 / players
+    r = tables["rounds"]
+    game_of = r["game"].to_numpy()
+    round_of = r["round"].to_numpy()
+    caller = r["caller"].to_numpy()
+    called = r["outcome"].isin(["yaniv", "assaf"]).to_numpy()
+    assaf = (r["outcome"] == "assaf").to_numpy()
+    for s in range(players):
+        p = owner[s]
+        out = g[f"out_round_{s}"].to_numpy()[game_of]
+        playing = (out < 0) | (round_of <= out)
+        score_sum[p] += r[f"score_{s}"].to_numpy()[playing].sum()
+        round_seats[p] += playing.sum()
+        mine = called & (caller == s)
+        calls[p] += mine.sum()
+        assafs[p] += (mine & assaf).sum()
+    return wins, score_sum, round_seats, calls, assafs, len(r)
+
+
+def compare(
+    policies: list[str],
+    rules: Rules | None = None,
+    players: int = 4,
+    games: int = 2000,
+    seed: int = 0,
+    workers: int | None = None,
+) -> Comparison:
+    """Play ``games`` deals in duplicate format and compare the policies.
+
+    Parameters
+    ----------
+    policies : list of str
+        Two or more policy specs; policy ``i`` takes seats ``s`` with
+        ``s % k == i`` in the base seating. ``players`` must be a multiple of
+        the number of policies, so that every policy holds as many seats.
+    rules : Rules
+    players : int
+    games : int
+        Deals; each is played ``players`` times, once per seating rotation.
+    seed : int
+    workers : int, optional
+        Worker processes (default: all cores).
+    """
+    rules = rules or Rules()
+    k = len(policies)
+    if k < 2:
+        raise ValueError("compare needs at least two policies")
+    if players % k:
+        raise ValueError(
+            f"players: {players} seats cannot be shared equally by {k} policies; "
+            f"use a multiple of {k}"
+        )
+    base = [policies[s % k] for s in range(players)]
+    SimRequest.make(rules, players, base, games=games, seed=seed)  # check everything first
+    jobs = [(rules.to_dict(), players, base, games, seed, q, k) for q in range(players)]
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers > 1:
+        context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+        with cf.ProcessPoolExecutor(min(workers, players), mp_context=context) as pool:
+            parts = list(pool.map(_rotation, jobs))
+    else:
+        parts = [_rotation(job) for job in jobs]
+    wins = sum(p[0] for p in parts)
+    score_sum, round_seats, calls, assafs = (sum(p[i] for p in parts) for i in range(1, 5))
+    rounds_total = sum(p[5] for p in parts)
+    n = games
+    table_rows = []
+    for i, name in enumerate(policies):
+        w = wins[:, i].sum()
+        low, high = wilson_interval(w, n)
+        table_rows.append(
+            {
+                "policy": name,
+                "win_rate": w / n,
+                "win_low": low,
+                "win_high": high,
+                "fair_share": 1 / k,
+                "mean_round_score": score_sum[i] / max(round_seats[i], 1),
+                "assaf_per_call": assafs[i] / max(calls[i], 1),
+                "calls": int(calls[i]),
+                "rounds_per_game": rounds_total / (players * n),
+            }
+        )
+    pair_rows = []
+    for a, b in itertools.combinations(range(k), 2):
+        d = wins[:, a] - wins[:, b]
+        mean = d.mean()
+        se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("inf")
+        z = stats.norm.ppf(0.975)
+        t = mean / se if se > 0 else (math.inf if mean > 0 else -math.inf if mean < 0 else 0.0)
+        pair_rows.append(
+            {
+                "a": policies[a],
+                "b": policies[b],
+                "difference": mean,
+                "low": mean - z * se,
+                "high": mean + z * se,
+                "p_value": float(stats.norm.sf(t)),
+                "p_value_reverse": float(stats.norm.cdf(t)),
+            }
+        )
+    return Comparison(rules, players, list(policies), games, seed, pd.DataFrame(table_rows),
+                      pd.DataFrame(pair_rows))  # fmt: skip
