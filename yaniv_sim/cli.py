@@ -360,3 +360,33 @@ def compare_command(policies, rules, players, games, seed, workers):
     if len(policies) < 2:
         raise ValueError("name at least two policies to compare, e.g. best max-shed")
     click.echo(str(compare(list(policies), rules, players, games, seed, workers)))
+
+
+@main.command("tune")
+@click.argument("policy")
+@click.option("--param", required=True, help="The parameter to search, e.g. call_at.")
+@click.option("--values", "values_text", required=True, metavar="LIST|A..B",
+              help="Values to try: 3,4,5 or 3..7.")  # fmt: skip
+@click.option("--against", multiple=True, default=("max-shed",), show_default=True,
+              metavar="SPEC", help="The field of opponents, repeatable.")  # fmt: skip
+@rules_options
+@players_option
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Duplicate deals per value.")  # fmt: skip
+@seed_option
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes [default: all cores].")  # fmt: skip
+@_user_errors
+def tune_command(policy, param, values_text, against, rules, players, games, seed, workers):
+    """Search one parameter of a policy for the best game win rate, with intervals.
+
+    Each value plays the same deals against the same field in duplicate format.
+
+    Example: yaniv-sim tune heuristic --param call_at --values 0..7 --players 4
+    """
+    from yaniv_sim.tune import parse_values, tune
+
+    values = parse_values(values_text)
+    result = tune(policy, param, values, against=list(against), rules=rules, players=players,
+                  games=games, seed=seed, workers=workers)  # fmt: skip
+    click.echo(str(result))

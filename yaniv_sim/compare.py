@@ -3,10 +3,12 @@
 Terminology
 -----------
 duplicate format
-    Every deal is played once per seating rotation: the policies are seated
-    cyclically (seat ``s`` gets policy ``s % k``) and the whole arrangement is
-    turned one seat per replay, so each policy sits in every seat on the same
-    cards. The luck of the deal cancels out of the differences.
+    Every deal is played once per seating: the policies are seated cyclically
+    (seat ``s`` gets policy ``s % k``) and the arrangement is turned one seat
+    per replay; when ``k`` does not divide the table, the cyclic assignment is
+    also shifted through all ``k`` policies, so each policy sits in every seat
+    equally often on the same cards. The luck of the deal cancels out of the
+    differences.
 deal
     A game index: its shuffles come from the seed, the game and the round
     alone, so every replay of a game index sees the same deck for each round.
@@ -48,7 +50,7 @@ class Comparison:
 
     def __str__(self) -> str:
         lines = [
-            f"duplicate comparison: {self.games:,} deals x {self.players} seatings, "
+            f"duplicate comparison: {self.games:,} deals, each replayed in every seating, "
             f"{self.players} players, seed {self.seed}",
             "",
             f"{'policy':<28} {'win rate':>9} {'95% interval':>17} {'fair share':>10} "
@@ -76,18 +78,19 @@ class Comparison:
 
 def _rotation(job):
     """Play every deal in one seating rotation; per-policy sums (runs in a worker)."""
-    rules_data, players, base, games, seed, q, k = job
-    seating = [base[(s - q) % players] for s in range(players)]
+    rules_data, players, policies, games, seed, q, t, replays = job
+    k = len(policies)
+    owner = np.array([((s - q) % players + t) % k for s in range(players)])
+    seating = [policies[i] for i in owner]
     request = SimRequest.make(Rules.from_dict(rules_data), players, seating, games=games,
                               seed=seed, seating="fixed", chunk_size=games)  # fmt: skip
     tables = play_chunk(request, 0)
-    owner = np.array([((s - q) % players) % k for s in range(players)])
     wins = np.zeros((games, k))
     score_sum, round_seats, calls, assafs = (np.zeros(k) for _ in range(4))
     g = tables["games"]
     winner = g["winner"].to_numpy()
     has = winner >= 0
-    wins[np.flatnonzero(has), owner[winner[has]]] += 1.0 / players
+    wins[np.flatnonzero(has), owner[winner[has]]] += 1.0 / replays
     r = tables["rounds"]
     game_of = r["game"].to_numpy()
     round_of = r["round"].to_numpy()
@@ -119,9 +122,7 @@ def compare(
     Parameters
     ----------
     policies : list of str
-        Two or more policy specs; policy ``i`` takes seats ``s`` with
-        ``s % k == i`` in the base seating. ``players`` must be a multiple of
-        the number of policies, so that every policy holds as many seats.
+        Two or more policy specs (at most ``players``).
     rules : Rules
     players : int
     games : int
@@ -134,19 +135,22 @@ def compare(
     k = len(policies)
     if k < 2:
         raise ValueError("compare needs at least two policies")
-    if players % k:
-        raise ValueError(
-            f"players: {players} seats cannot be shared equally by {k} policies; "
-            f"use a multiple of {k}"
-        )
+    if k > players:
+        raise ValueError(f"policies: {k} policies cannot all sit at a table of {players}")
     base = [policies[s % k] for s in range(players)]
     SimRequest.make(rules, players, base, games=games, seed=seed)  # check everything first
-    jobs = [(rules.to_dict(), players, base, games, seed, q, k) for q in range(players)]
+    shifts = 1 if players % k == 0 else k
+    replays = players * shifts
+    jobs = [
+        (rules.to_dict(), players, list(policies), games, seed, q, t, replays)
+        for t in range(shifts)
+        for q in range(players)
+    ]
     if workers is None:
         workers = os.cpu_count() or 1
     if workers > 1:
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        with cf.ProcessPoolExecutor(min(workers, players), mp_context=context) as pool:
+        with cf.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
             parts = list(pool.map(_rotation, jobs))
     else:
         parts = [_rotation(job) for job in jobs]
@@ -168,7 +172,7 @@ def compare(
                 "mean_round_score": score_sum[i] / max(round_seats[i], 1),
                 "assaf_per_call": assafs[i] / max(calls[i], 1),
                 "calls": int(calls[i]),
-                "rounds_per_game": rounds_total / (players * n),
+                "rounds_per_game": rounds_total / (replays * n),
             }
         )
     pair_rows = []
