@@ -161,3 +161,35 @@ def test_simulate_writes_a_dataset_and_says_so(tmp_path):
     assert len(pd.read_parquet(out / "rounds")) == 2000
     again = run("simulate", "--players", "3", "--rounds", "2000", "--out", str(out))
     assert again.exit_code == 0 and "nothing to do" in again.output
+
+
+def test_compare_prints_a_table_with_intervals():
+    result = run("compare", "best", "max-shed", "--players", "3", "--games", "200",
+                 "--workers", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "95% interval" in result.output
+    assert "best beats max-shed" in result.output
+
+
+def test_tune_shows_the_curve_and_the_best_value():
+    result = run("tune", "heuristic", "--param", "call_at", "--values", "0,7", "--players", "2",
+                 "--games", "150", "--workers", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any(line.strip().startswith("0 ") for line in lines)
+    assert "<- best" in result.output and "best: heuristic" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["compare", "best"], ["at least two policies"]),
+        (["compare", "best", "genius"], ["unknown policy 'genius'"]),
+        (["compare", "a", "b", "c", "--players", "2"], ["3 policies cannot all sit"]),
+        (["tune", "best", "--param", "nerve", "--values", "1,2"], ["unknown parameter 'nerve'"]),
+        (["tune", "best", "--param", "call_at", "--values", "x"], ["--values 'x'"]),
+        (["tune", "best", "--param", "call_at", "--values", "7..3"], ["--values '7..3'"]),
+    ],
+)  # fmt: skip
+def test_compare_and_tune_user_errors(args, fragments):
+    one_line_error(run(*args), *fragments)
