@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tests.positions import Position
@@ -139,3 +140,36 @@ def test_a_clearly_weaker_policy_loses_to_max_shed():
     c = compare(["max-shed", weak], STANDARD, 2, 300, seed=5, workers=1)
     row = c.pairs.iloc[0]
     assert row.difference > 0 and row.p_value < 1e-6
+
+
+def test_sequential_comparison_stops_early_and_reproducibly():
+    kwargs = dict(sequential=True, chunk=100, effect=0.05)
+    a = compare(["best", "max-shed"], STANDARD, 2, 5000, seed=4, workers=1, **kwargs)
+    b = compare(["best", "max-shed"], STANDARD, 2, 5000, seed=4, workers=2, **kwargs)
+    assert a.sequential == b.sequential == "first better"
+    assert a.games == b.games < 5000 and a.games % 100 == 0
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
+def test_best_beats_the_field_at_three_players():
+    c = compare(["best", "pile-picker", "risk-table"], Rules.preset("nordic"), 3, 1000, seed=6,
+                workers=1)  # fmt: skip
+    best = c.table.set_index("policy").loc["best", "win_rate"]
+    assert best > 1 / 3
+    for row in c.pairs.itertuples():
+        if row.a == "best":
+            assert row.p_value < 0.01
+
+
+OTHER_PRESETS = [p for p in PRESETS if p not in ("best", "heuristic")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ["standard", "nordic"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_best_beats_every_other_preset(rules_name, players):
+    rules = Rules.preset(rules_name)
+    for other in OTHER_PRESETS:
+        c = compare(["best", other], rules, players, 1000, seed=11, workers=2)
+        row = c.pairs.iloc[0]
+        assert row.difference > 0 and row.p_value < 0.001, (other, row.difference, row.p_value)

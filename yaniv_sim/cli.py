@@ -345,8 +345,14 @@ def simulate_command(
 @seed_option
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes [default: all cores].")  # fmt: skip
+@click.option("--sequential", is_flag=True,
+              help="Stop as soon as a sequential test decides (two policies).")  # fmt: skip
+@click.option("--effect", type=click.FloatRange(0.001, 1), default=0.02, show_default=True,
+              help="With --sequential: the win-rate difference worth detecting.")  # fmt: skip
+@click.option("--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True,
+              help="With --sequential: the error rates of the test.")  # fmt: skip
 @_user_errors
-def compare_command(policies, rules, players, games, seed, workers):
+def compare_command(policies, rules, players, games, seed, workers, sequential, effect, alpha):
     """Compare policies head to head in duplicate format, with 95% intervals.
 
     Each deal is replayed with the policies turned round the table, so every
@@ -359,7 +365,9 @@ def compare_command(policies, rules, players, games, seed, workers):
 
     if len(policies) < 2:
         raise ValueError("name at least two policies to compare, e.g. best max-shed")
-    click.echo(str(compare(list(policies), rules, players, games, seed, workers)))
+    result = compare(list(policies), rules, players, games, seed, workers,
+                     sequential=sequential, effect=effect, alpha=alpha)  # fmt: skip
+    click.echo(str(result))
 
 
 @main.command("tune")

@@ -47,6 +47,7 @@ class Comparison:
     seed: int
     table: pd.DataFrame  # one row per policy
     pairs: pd.DataFrame  # one row per ordered pair (a, b) with a before b
+    sequential: str | None = None  # the SPRT's verdict when it stopped early
 
     def __str__(self) -> str:
         lines = [
@@ -64,6 +65,14 @@ class Comparison:
                 f"{row.rounds_per_game:>11.2f}"
             )
         lines.append("")
+        if self.sequential is not None:
+            a, b = self.policies[:2]
+            verdict = {
+                "first better": f"{a} beats {b}",
+                "second better": f"{b} beats {a}",
+                "no difference": "no difference as large as the effect size",
+            }[self.sequential]
+            lines.append(f"sequential test stopped after {self.games:,} deals: {verdict}")
         for row in self.pairs.itertuples():
             verdict = "beats" if row.p_value < 0.05 and row.difference > 0 else (
                 "loses to" if row.p_value_reverse < 0.05 else "is not separable from"
@@ -78,21 +87,21 @@ class Comparison:
 
 def _rotation(job):
     """Play every deal in one seating rotation; per-policy sums (runs in a worker)."""
-    rules_data, players, policies, games, seed, q, t, replays = job
+    rules_data, players, policies, games, chunk, index, seed, q, t, replays = job
     k = len(policies)
     owner = np.array([((s - q) % players + t) % k for s in range(players)])
     seating = [policies[i] for i in owner]
     request = SimRequest.make(Rules.from_dict(rules_data), players, seating, games=games,
-                              seed=seed, seating="fixed", chunk_size=games)  # fmt: skip
-    tables = play_chunk(request, 0)
-    wins = np.zeros((games, k))
+                              seed=seed, seating="fixed", chunk_size=chunk)  # fmt: skip
+    tables = play_chunk(request, index)
+    wins = np.zeros((request.chunk_units(index)[1], k))
     score_sum, round_seats, calls, assafs = (np.zeros(k) for _ in range(4))
     g = tables["games"]
     winner = g["winner"].to_numpy()
     has = winner >= 0
     wins[np.flatnonzero(has), owner[winner[has]]] += 1.0 / replays
     r = tables["rounds"]
-    game_of = r["game"].to_numpy()
+    game_of = r["game"].to_numpy() - request.chunk_units(index)[0]
     round_of = r["round"].to_numpy()
     caller = r["caller"].to_numpy()
     called = r["outcome"].isin(["yaniv", "assaf"]).to_numpy()
@@ -116,6 +125,11 @@ def compare(
     games: int = 2000,
     seed: int = 0,
     workers: int | None = None,
+    *,
+    sequential: bool = False,
+    effect: float = 0.02,
+    alpha: float = 0.05,
+    chunk: int = 500,
 ) -> Comparison:
     """Play ``games`` deals in duplicate format and compare the policies.
 
@@ -130,6 +144,13 @@ def compare(
     seed : int
     workers : int, optional
         Worker processes (default: all cores).
+    sequential : bool
+        Two policies only: play the deals in chunks of ``chunk`` and stop as
+        soon as a sequential probability ratio test (Wald, on the per-deal
+        win-share difference, Gaussian approximation) decides between "no
+        difference" and a difference of ``effect`` either way, at error rates
+        ``alpha``. Chunks are checked in order, so the stopping point is
+        reproducible. ``games`` is then the most that will be played.
     """
     rules = rules or Rules()
     k = len(policies)
@@ -141,22 +162,44 @@ def compare(
     SimRequest.make(rules, players, base, games=games, seed=seed)  # check everything first
     shifts = 1 if players % k == 0 else k
     replays = players * shifts
-    jobs = [
-        (rules.to_dict(), players, list(policies), games, seed, q, t, replays)
-        for t in range(shifts)
-        for q in range(players)
-    ]
+    chunk = min(chunk, games) if sequential else games
+    if sequential and k != 2:
+        raise ValueError("--sequential compares exactly two policies")
     if workers is None:
         workers = os.cpu_count() or 1
+    parts = []
+    decision = None
+    pool = None
     if workers > 1:
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        with cf.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
-            parts = list(pool.map(_rotation, jobs))
-    else:
-        parts = [_rotation(job) for job in jobs]
-    wins = sum(p[0] for p in parts)
+        pool = cf.ProcessPoolExecutor(min(workers, replays), mp_context=context)
+    try:
+        for index in range(-(-games // chunk)):
+            jobs = [
+                (rules.to_dict(), players, list(policies), games, chunk, index, seed, q, t,
+                 replays)
+                for t in range(shifts)
+                for q in range(players)
+            ]  # fmt: skip
+            results = list(pool.map(_rotation, jobs)) if pool else [_rotation(j) for j in jobs]
+            parts.append(
+                (
+                    sum(r[0] for r in results),
+                    *(sum(r[i] for r in results) for i in range(1, 6)),
+                )
+            )
+            if sequential:
+                d = np.concatenate([p[0][:, 0] - p[0][:, 1] for p in parts])
+                decision = _sprt(d, effect, alpha)
+                if decision is not None:
+                    break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    wins = np.concatenate([p[0] for p in parts])
     score_sum, round_seats, calls, assafs = (sum(p[i] for p in parts) for i in range(1, 5))
     rounds_total = sum(p[5] for p in parts)
+    games = len(wins)
     n = games
     table_rows = []
     for i, name in enumerate(policies):
@@ -194,4 +237,24 @@ def compare(
             }
         )
     return Comparison(rules, players, list(policies), games, seed, pd.DataFrame(table_rows),
-                      pd.DataFrame(pair_rows))  # fmt: skip
+                      pd.DataFrame(pair_rows), decision)  # fmt: skip
+
+
+def _sprt(d: np.ndarray, effect: float, alpha: float) -> str | None:
+    """Wald's test of mean 0 against mean +effect and -effect; a verdict or None."""
+    if len(d) < 2:
+        return None
+    var = max(float(d.var(ddof=1)), 1e-6)
+    upper = math.log((1 - alpha) / alpha)
+    lower = math.log(alpha / (1 - alpha))
+    total = float(d.sum())
+    n = len(d)
+    llr_up = (effect * total - n * effect**2 / 2) / var
+    llr_down = (-effect * total - n * effect**2 / 2) / var
+    if llr_up >= upper:
+        return "first better"
+    if llr_down >= upper:
+        return "second better"
+    if llr_up <= lower and llr_down <= lower:
+        return "no difference"
+    return None
