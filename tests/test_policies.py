@@ -73,6 +73,24 @@ def test_milestone_hunter_calls_when_even_an_assaf_lands_on_a_milestone():
     assert not pos.calls("heuristic:call_at=3")
 
 
+def test_call_table_plays_back_a_decision_table(tmp_path):
+    # wait at 6 while an opponent holds two cards or fewer, early in the round
+    cells = ",".join(f"call_v6_c{c}_t0=0" for c in (1, 2))
+    spec = f"heuristic:table=1,{cells}"
+    two = Position(STANDARD, "2S 4D", [(2, ""), (5, "")], turn=3)
+    three = Position(STANDARD, "2S 4D", [(3, ""), (5, "")], turn=3)
+    late = Position(STANDARD, "2S 4D", [(2, ""), (5, "")], turn=12)
+    assert not two.calls(spec)
+    assert three.calls(spec) and late.calls(spec)
+    assert two.calls("heuristic:table=0," + cells)
+    # the same table from a policy file
+    path = tmp_path / "table.toml"
+    path.write_text('policy = "heuristic"\ntable = 1\n[params]\ncall_v6_c1_t0 = 0\n'
+                    'call_v6_c2_t0 = 0\n')  # fmt: skip
+    assert not two.calls(str(path))
+    assert canonical_spec(str(path)) == canonical_spec(spec)
+
+
 def test_pile_draws():
     pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="3H")
     assert pos.draws("max-shed") == "stock"
@@ -173,3 +191,28 @@ def test_best_beats_every_other_preset(rules_name, players):
         c = compare(["best", other], rules, players, 1000, seed=11, workers=2)
         row = c.pairs.iloc[0]
         assert row.difference > 0 and row.p_value < 0.001, (other, row.difference, row.p_value)
+
+
+def test_in_kernel_odds_match_exact_counting():
+    from itertools import combinations
+
+    from yaniv_sim.cards import VALUE, deck_codes
+    from yaniv_sim.engine._heuristic import _p_at_most
+    from yaniv_sim.odds import hand_value_distribution
+
+    ways = np.zeros(128, np.int64)
+    deck = deck_codes(1, 2)
+    counts = np.bincount(VALUE[deck], minlength=11).astype(np.int64)
+    for draws, budget in [(5, 7), (3, 4), (1, 0), (2, 15)]:
+        exact = hand_value_distribution(deck, draws)[: budget + 1].sum()
+        got = _p_at_most(counts, len(deck), draws, budget, ways)
+        assert got == pytest.approx(exact, rel=1e-12)
+    # a small pile of unseen cards, by brute force over every subset
+    small = deck[[0, 1, 13, 14, 27, 40, 52, 9, 22]]
+    values = VALUE[small]
+    counts = np.bincount(values, minlength=11).astype(np.int64)
+    for draws in range(1, 5):
+        for budget in range(0, 16):
+            subsets = list(combinations(values, draws))
+            brute = sum(sum(c) <= budget for c in subsets) / len(subsets)
+            assert _p_at_most(counts, len(small), draws, budget, ways) == pytest.approx(brute)

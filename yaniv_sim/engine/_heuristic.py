@@ -20,6 +20,10 @@ Assaf risk
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from yaniv_sim._numba import njit
 from yaniv_sim.cards import IS_JOKER, RANK, SUIT, VALUE
 from yaniv_sim.engine._discards import (
@@ -77,17 +81,31 @@ H_PILE_COMBO = 31
 H_MILESTONE = 32
 H_LIMIT_MARGIN = 33
 H_PROTECT = 34
-N_HEURISTIC_PARAMS = 35
+H_TABLE = 35  # 1: also consult the call table below
+# call table: call (1) or wait (0) by own hand value 0..15, fewest cards an
+# opponent holds 1..7 and turn band (turns played: 0-9, 10-19, 20+)
+TABLE_VALUES = 16
+TABLE_CARDS = 7
+TABLE_BANDS = 3
+TABLE_BAND_EDGES = (10, 20)
+H_TABLE_BASE = 40
+N_HEURISTIC_PARAMS = H_TABLE_BASE + TABLE_VALUES * TABLE_CARDS * TABLE_BANDS
 
 
-@njit
-def _comb(n, k):
-    if k < 0 or k > n:
-        return 0
-    result = 1
-    for i in range(k):
-        result = result * (n - i) // (i + 1)
-    return result
+def table_index(value: int, fewest: int, band: int) -> int:
+    """Parameter index of one call-table cell."""
+    return H_TABLE_BASE + (value * TABLE_CARDS + (fewest - 1)) * TABLE_BANDS + band
+
+
+def _binomials(n_max: int = 120, k_max: int = 8) -> np.ndarray:
+    table = np.zeros((n_max + 1, k_max + 1), np.int64)
+    for n in range(n_max + 1):
+        for k in range(min(n, k_max) + 1):
+            table[n, k] = math.comb(n, k)
+    return table
+
+
+COMB = _binomials()  # COMB[n, k] = n choose k, for the unseen cards and a hand's draws
 
 
 @njit
@@ -116,8 +134,13 @@ def _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts):
 
 
 @njit
-def _p_at_most(counts, unseen, draws, budget, ways, new):
-    """P(the value of ``draws`` cards drawn from the unseen cards <= ``budget``)."""
+def _p_at_most(counts, unseen, draws, budget, ways):
+    """P(the value of ``draws`` cards drawn from the unseen cards <= ``budget``).
+
+    Counts the ``draws``-card subsets by value with a bounded knapsack over
+    the values; cards worth more than the budget can never be in such a hand.
+    ``ways`` is int64 scratch of at least ``(draws + 1) * (budget + 1)``.
+    """
     if budget < 0:
         return 0.0
     if draws == 0:
@@ -125,34 +148,27 @@ def _p_at_most(counts, unseen, draws, budget, ways, new):
     if draws > unseen:
         return 0.0
     width = budget + 1
-    for k in range(draws + 1):
-        for s in range(width):
-            ways[k * width + s] = 0
+    for cell in range((draws + 1) * width):
+        ways[cell] = 0
     ways[0] = 1
-    for v in range(11):
+    for v in range(min(10, budget) + 1):
         n_v = counts[v]
         if n_v <= 0:
             continue
-        for k in range(draws + 1):
-            for s in range(width):
-                new[k * width + s] = 0
-        for k in range(draws + 1):
-            for s in range(width):
-                w = ways[k * width + s]
-                if w == 0:
-                    continue
-                for j in range(min(n_v, draws - k) + 1):
-                    t = s + j * v
-                    if t >= width:
+        # in place: larger k first, so ways[k - j] still holds the previous values
+        for k in range(draws, 0, -1):
+            for s in range(budget, -1, -1):
+                acc = ways[k * width + s]
+                for j in range(1, min(n_v, k) + 1):
+                    t = s - j * v
+                    if t < 0:
                         break
-                    new[(k + j) * width + t] += w * _comb(n_v, j)
-        for k in range(draws + 1):
-            for s in range(width):
-                ways[k * width + s] = new[k * width + s]
+                    acc += ways[(k - j) * width + t] * COMB[n_v, j]
+                ways[k * width + s] = acc
     favourable = 0
     for s in range(width):
         favourable += ways[draws * width + s]
-    return favourable / _comb(unseen, draws)
+    return favourable / COMB[unseen, draws]
 
 
 @njit
@@ -165,6 +181,10 @@ def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
     counts = cand[2]
     unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
     p_none = 1.0
+    # opponents often share (unknown cards, budget): remember the last few answers
+    memo_key = cand[2, 20:28]
+    memo_p = cand[2, 28:36]  # probabilities stored as parts per 2**40
+    memo_n = 0
     for o in range(hand_n.shape[0]):
         if o == seat or hand_n[o] == 0:  # seats out of the game hold no cards
             continue
@@ -174,7 +194,31 @@ def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
             if taken[o, i]:
                 known += 1
                 known_value += VALUE[hands[o, i]]
-        p = _p_at_most(counts, unseen, hand_n[o] - known, value - known_value, cand[0], cand[1])
+        draws = hand_n[o] - known
+        budget = value - known_value
+        # the lowest the unknown cards can be worth: the cheapest unseen cards
+        least = 0
+        need = draws
+        for v in range(11):
+            take = min(need, counts[v])
+            least += take * v
+            need -= take
+            if need == 0:
+                break
+        if budget < least:
+            continue  # this opponent cannot be at or below the caller
+        key = draws * 64 + budget
+        p = -1.0
+        for m in range(memo_n):
+            if memo_key[m] == key:
+                p = memo_p[m] / 1099511627776.0
+                break
+        if p < 0:
+            p = _p_at_most(counts, unseen, draws, budget, cand[0])
+            if memo_n < 8:
+                memo_key[memo_n] = key
+                memo_p[memo_n] = np.int64(p * 1099511627776.0)
+                memo_n += 1
         p_none *= 1.0 - p
     return 1.0 - p_none
 
@@ -210,6 +254,12 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         call_at -= pol[seat, H_LIMIT_MARGIN]
     if value > call_at:
         return False
+    if pol[seat, H_TABLE] > 0:
+        turn = pst[PS_TURN]
+        band = 0 if turn < TABLE_BAND_EDGES[0] else (1 if turn < TABLE_BAND_EDGES[1] else 2)
+        cell = H_TABLE_BASE + (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
+        if pol[seat, cell + band] <= 0:
+            return False
     if pol[seat, H_SUSPICION] > 0:
         counts = cand[2]
         unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
@@ -239,7 +289,7 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
     return True
 
 
-@njit
+@njit(inline="always")
 def _combo_potential(hands, seat, n, skip):
     """Points in pairs of cards (not in ``skip``) that could still meet in a set or run."""
     total = 0
@@ -261,7 +311,7 @@ def _combo_potential(hands, seat, n, skip):
     return total
 
 
-@njit
+@njit(inline="always")
 def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_len, n_sets):
     """Choose, lay and return the slot mask of the heuristic's discard.
 
@@ -314,7 +364,7 @@ def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_
     return mask
 
 
-@njit
+@njit(inline="always")
 def _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst):
     """-1 for the stock, or the position of the previous discard's card to take."""
     prev_n = pst[PS_PREV_N]

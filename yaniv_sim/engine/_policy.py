@@ -37,7 +37,12 @@ from yaniv_sim.engine._discards import (
     _mask_kind,
     _takeable_bits,
 )
-from yaniv_sim.engine._heuristic import _heuristic_call, _heuristic_discard, _heuristic_draw
+from yaniv_sim.engine._heuristic import (
+    N_HEURISTIC_PARAMS,
+    _heuristic_call,
+    _heuristic_discard,
+    _heuristic_draw,
+)
 from yaniv_sim.engine._layout import (  # noqa: F401  (pile layout re-exported)
     CUR,
     DEAD,
@@ -56,7 +61,7 @@ from yaniv_sim.engine._layout import (  # noqa: F401  (pile layout re-exported)
 )
 from yaniv_sim.engine._rng import _below, _uniform
 
-N_POLICY_PARAMS = 40
+N_POLICY_PARAMS = N_HEURISTIC_PARAMS  # the largest family: the heuristic and its call table
 P_KIND = 0
 P_CALL_PROB = 1
 P_PILE_PROB = 2

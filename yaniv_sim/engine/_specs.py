@@ -37,6 +37,11 @@ from yaniv_sim.engine._heuristic import (
     H_RISK_AT,
     H_RISK_TABLE,
     H_SUSPICION,
+    H_TABLE,
+    TABLE_BANDS,
+    TABLE_CARDS,
+    TABLE_VALUES,
+    table_index,
 )
 from yaniv_sim.engine._policy import (
     KIND_HEURISTIC,
@@ -77,6 +82,13 @@ HEURISTIC_PARAMS: dict[str, tuple[int, float, float, float]] = {
     "milestone": (H_MILESTONE, 0, 0, 1),
     "limit_margin": (H_LIMIT_MARGIN, 0, 0, 15),
     "protect": (H_PROTECT, 0, 0, 1),
+    "table": (H_TABLE, 0, 0, 1),
+    **{
+        f"call_v{v}_c{c}_t{b}": (table_index(v, c, b), 1, 0, 1)
+        for v in range(TABLE_VALUES)
+        for c in range(1, TABLE_CARDS + 1)
+        for b in range(TABLE_BANDS)
+    },
 }
 
 # named presets of the heuristic family: parameter values over the defaults
