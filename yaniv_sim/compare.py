@@ -74,13 +74,18 @@ class Comparison:
             }[self.sequential]
             lines.append(f"sequential test stopped after {self.games:,} deals: {verdict}")
         for row in self.pairs.itertuples():
-            verdict = "beats" if row.p_value < 0.05 and row.difference > 0 else (
-                "loses to" if row.p_value_reverse < 0.05 else "is not separable from"
-            )  # fmt: skip
+            # a verdict only where the 95% interval of the difference excludes 0
+            if row.low > 0:
+                verdict = "beats"
+            elif row.high < 0:
+                verdict = "loses to"
+            else:
+                verdict = "is not separable from"
+            p = f"{row.p_value:.2g}" if row.p_value >= 1e-16 else "< 1e-16"
             lines.append(
                 f"{row.a} {verdict} {row.b}: win-rate difference {row.difference:+.2%} "
                 f"(95% interval {row.low:+.2%} to {row.high:+.2%}), "
-                f"p = {row.p_value:.2g} for '{row.a} beats {row.b}'"
+                f"one-sided p {p} for '{row.a} beats {row.b}'"
             )
         return "\n".join(lines)
 

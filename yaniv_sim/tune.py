@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from yaniv_sim.compare import compare
+from yaniv_sim.datafiles import is_data_file
 from yaniv_sim.engine._specs import canonical_spec
 from yaniv_sim.rules import Rules
 
@@ -91,6 +92,8 @@ def tune(
 ) -> TuneResult:
     """Play ``policy`` with each value of ``param`` against the field; the curve."""
     rules = rules or Rules()
+    if is_data_file(policy):
+        policy = canonical_spec(policy)
     rows = []
     for value in values:
         sep = "," if ":" in policy else ":"

@@ -97,7 +97,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "risk-aware": {"max_risk": 0.2},
     "combo-keeper": {"keep": 0.3, "pile_combo": 1},
     "pile-picker": {"pile_at": 3, "pile_combo": 1},
-    "milestone-hunter": {"milestone": 1},
+    "milestone-hunter": {"max_risk": 0.2, "milestone": 1},  # risk-aware, aiming at milestones
     "risk-table": {
         "risk_table": 1,
         **dict(
