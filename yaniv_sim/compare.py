@@ -54,14 +54,15 @@ class Comparison:
             f"duplicate comparison: {self.games:,} deals, each replayed in every seating, "
             f"{self.players} players, seed {self.seed}",
             "",
-            f"{'policy':<28} {'win rate':>9} {'95% interval':>17} {'fair share':>10} "
-            f"{'round score':>11} {'Assaf/call':>10} {'rounds/game':>11}",
+            f"{'policy':<24} {'win rate (95% interval)':<24} {'fair':>6}  "
+            f"{'round score (95%)':<20} {'Assaf per call (95%)':<23} {'rounds/game':>11}",
         ]
         for row in self.table.itertuples():
+            win = f"{row.win_rate:.2%} ({row.win_low:.2%}-{row.win_high:.2%})"
+            score = f"{row.mean_round_score:.2f} ({row.score_low:.2f}-{row.score_high:.2f})"
+            assaf = f"{row.assaf_per_call:.2%} ({row.assaf_low:.2%}-{row.assaf_high:.2%})"
             lines.append(
-                f"{row.policy:<28} {row.win_rate:>9.2%} "
-                f"{row.win_low:>8.2%}-{row.win_high:<8.2%} {row.fair_share:>10.2%} "
-                f"{row.mean_round_score:>11.2f} {row.assaf_per_call:>10.2%} "
+                f"{row.policy:<24} {win:<24} {row.fair_share:>6.1%}  {score:<20} {assaf:<23} "
                 f"{row.rounds_per_game:>11.2f}"
             )
         lines.append("")
@@ -100,7 +101,7 @@ def _rotation(job):
                               seed=seed, seating="fixed", chunk_size=chunk)  # fmt: skip
     tables = play_chunk(request, index)
     wins = np.zeros((request.chunk_units(index)[1], k))
-    score_sum, round_seats, calls, assafs = (np.zeros(k) for _ in range(4))
+    score_sum, round_seats, calls, assafs, score_sq = (np.zeros(k) for _ in range(5))
     g = tables["games"]
     winner = g["winner"].to_numpy()
     has = winner >= 0
@@ -115,12 +116,14 @@ def _rotation(job):
         p = owner[s]
         out = g[f"out_round_{s}"].to_numpy()[game_of]
         playing = (out < 0) | (round_of <= out)
-        score_sum[p] += r[f"score_{s}"].to_numpy()[playing].sum()
+        scores = r[f"score_{s}"].to_numpy()[playing].astype(np.float64)
+        score_sum[p] += scores.sum()
+        score_sq[p] += (scores**2).sum()
         round_seats[p] += playing.sum()
         mine = called & (caller == s)
         calls[p] += mine.sum()
         assafs[p] += (mine & assaf).sum()
-    return wins, score_sum, round_seats, calls, assafs, len(r)
+    return wins, score_sum, round_seats, calls, assafs, len(r), score_sq
 
 
 def compare(
@@ -190,7 +193,7 @@ def compare(
             parts.append(
                 (
                     sum(r[0] for r in results),
-                    *(sum(r[i] for r in results) for i in range(1, 6)),
+                    *(sum(r[i] for r in results) for i in range(1, 7)),
                 )
             )
             if sequential:
@@ -204,12 +207,17 @@ def compare(
     wins = np.concatenate([p[0] for p in parts])
     score_sum, round_seats, calls, assafs = (sum(p[i] for p in parts) for i in range(1, 5))
     rounds_total = sum(p[5] for p in parts)
+    score_sq = sum(p[6] for p in parts)
     games = len(wins)
     n = games
     table_rows = []
     for i, name in enumerate(policies):
         w = wins[:, i].sum()
         low, high = wilson_interval(w, n)
+        seats = max(round_seats[i], 1)
+        mean_score = score_sum[i] / seats
+        score_se = math.sqrt(max(score_sq[i] / seats - mean_score**2, 0.0) / seats)
+        assaf_low, assaf_high = wilson_interval(assafs[i], calls[i])
         table_rows.append(
             {
                 "policy": name,
@@ -217,8 +225,12 @@ def compare(
                 "win_low": low,
                 "win_high": high,
                 "fair_share": 1 / k,
-                "mean_round_score": score_sum[i] / max(round_seats[i], 1),
+                "mean_round_score": mean_score,
+                "score_low": mean_score - 1.96 * score_se,
+                "score_high": mean_score + 1.96 * score_se,
                 "assaf_per_call": assafs[i] / max(calls[i], 1),
+                "assaf_low": assaf_low,
+                "assaf_high": assaf_high,
                 "calls": int(calls[i]),
                 "rounds_per_game": rounds_total / (replays * n),
             }

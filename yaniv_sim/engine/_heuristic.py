@@ -35,6 +35,7 @@ from yaniv_sim.engine._discards import (
     _lay,
     _layings,
     _mask_kind,
+    _run_span,
     _takeable_bits,
 )
 from yaniv_sim.engine._layout import (
@@ -340,7 +341,12 @@ def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_
     jis = rp[R_JOKER_IN_SETS] != 0
     ends = rp[R_SET_DRAW_ENDS] != 0
     kind = _mask_kind(hands, seat, mask, jis)
-    if pol[seat, H_PROTECT] > 0 and (kind == KIND_RUN or (kind == KIND_SET and ends)):
+    length = POPCOUNT[mask]
+    several = kind == KIND_SET and ends and length >= 3
+    if kind == KIND_RUN:
+        lo, hi = _run_span(hands, seat, mask)
+        several = length > hi - lo + 1  # spare jokers: more than one placement
+    if pol[seat, H_PROTECT] > 0 and several:
         # lay so that the cards the next player may take are worth the most to hold
         rows = _layings(hands, seat, mask, kind, ends, lay, lay_len, 0)
         # fewest jokers at the ends first, then the highest low end

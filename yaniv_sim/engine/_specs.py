@@ -111,7 +111,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "pile-threshold": {"pile_at": 4},
     "suspicious": {"suspicion": 0.5},
     "best": {
-        "max_risk": 0.2,
+        "max_risk": 0.12,
         "pile_at": 3,
         "pile_combo": 1,
         "protect": 1,
