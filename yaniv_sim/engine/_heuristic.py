@@ -134,6 +134,18 @@ def _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts):
     return total
 
 
+@njit(inline="always")
+def _known_cards(hands, taken, hand_n, o):
+    """(number, value) of the cards seat ``o`` took from the pile and still holds."""
+    known = 0
+    value = 0
+    for i in range(hand_n[o]):
+        if taken[o, i]:
+            known += 1
+            value += VALUE[hands[o, i]]
+    return known, value
+
+
 @njit
 def _p_at_most(counts, unseen, draws, budget, ways):
     """P(the value of ``draws`` cards drawn from the unseen cards <= ``budget``).
@@ -189,12 +201,7 @@ def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
     for o in range(hand_n.shape[0]):
         if o == seat or hand_n[o] == 0:  # seats out of the game hold no cards
             continue
-        known = 0
-        known_value = 0
-        for i in range(hand_n[o]):
-            if taken[o, i]:
-                known += 1
-                known_value += VALUE[hands[o, i]]
+        known, known_value = _known_cards(hands, taken, hand_n, o)
         draws = hand_n[o] - known
         budget = value - known_value
         # the lowest the unknown cards can be worth: the cheapest unseen cards
@@ -271,13 +278,8 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         for o in range(hand_n.shape[0]):
             if o == seat or hand_n[o] == 0:
                 continue
-            known = 0
-            estimate = 0.0
-            for i in range(hand_n[o]):
-                if taken[o, i]:
-                    known += 1
-                    estimate += VALUE[hands[o, i]]
-            estimate += (hand_n[o] - known) * pol[seat, H_SUSPICION] * mean
+            known, known_value = _known_cards(hands, taken, hand_n, o)
+            estimate = known_value + (hand_n[o] - known) * pol[seat, H_SUSPICION] * mean
             if estimate <= value:
                 return False
     acceptable = pol[seat, H_MAX_RISK]
