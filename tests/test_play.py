@@ -197,3 +197,26 @@ def test_game_record_prints_every_round():
     text = str(game)
     assert text.count("round ") >= game.rounds
     assert f"seat {game.winner} wins" in text
+
+
+def test_max_shed_only_kernel_copy_plays_identically():
+    """The fast-compiling copy for max-shed tables gives the same rounds as the full kernel."""
+    from yaniv_sim.engine._layout import N_SUMMARY, rule_params
+    from yaniv_sim.engine._play import _play_rounds, new_game_scratch, new_workspace
+    from yaniv_sim.engine._specs import policy_matrix
+    from yaniv_sim.engine._variants import BASE, variant
+
+    rules = Rules.preset("nordic", ["slapdown"])
+    rp, _ = rule_params(rules, 3)
+    pol = policy_matrix("max-shed", 3)
+    assert variant(_play_rounds, pol) is BASE[_play_rounds]
+    assert variant(_play_rounds, policy_matrix(["max-shed", "best", "max-shed"], 3)) is _play_rounds
+    outputs = []
+    for kernel in (_play_rounds, BASE[_play_rounds]):
+        out = [np.zeros((500, N_SUMMARY), np.int64), np.zeros((500, 3), np.int64),
+               np.zeros((500, 3), np.int64)]  # fmt: skip
+        kernel(rp, pol, 8, 0, 500, new_workspace(3), new_game_scratch(3), np.ones(3, np.int8),
+               np.zeros(3, np.int64), *out)  # fmt: skip
+        outputs.append(out)
+    for a, b in zip(*outputs, strict=True):
+        assert np.array_equal(a, b)

@@ -50,6 +50,7 @@ from yaniv_sim.engine._policy import PREV
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
 from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
 from yaniv_sim.rules import Rules
 
@@ -292,8 +293,9 @@ def play_round(
     scores = np.zeros((1, players), np.int64)
     log = np.zeros((rules.max_turns + 2 if record else 0, LOG_WIDTH), np.int16)
     _, _, no_dec, dec_n = new_game_scratch(players)
-    rows = _play_round(rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values,
-                       scores, 0, log, no_dec, dec_n)  # fmt: skip
+    kernel = variant(_play_round, pol)
+    rows = kernel(rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values,
+                  scores, 0, log, no_dec, dec_n)  # fmt: skip
     return round_record(
         rules=rules,
         seed=seed,
@@ -337,9 +339,10 @@ def play_game(
     round_alive = np.zeros((n, players), np.int8)
     landed = np.zeros((n, players), np.int8)
     scratch = new_game_scratch(players)
-    rounds, winner = _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive,
-                                summaries, values, scores, round_totals, round_alive, landed,
-                                scratch[2], scratch[3], np.zeros(0, np.int64))  # fmt: skip
+    kernel = variant(_play_game, pol)
+    rounds, winner = kernel(rp, milestones, pol, seed, game, ws, scratch, totals, alive,
+                            summaries, values, scores, round_totals, round_alive, landed,
+                            scratch[2], scratch[3], np.zeros(0, np.int64))  # fmt: skip
     record = GameRecord(
         rules=rules,
         players=players,
@@ -404,7 +407,7 @@ def play_rounds(
     summaries = np.zeros((rounds, N_SUMMARY), np.int64)
     values = np.zeros((rounds, players), np.int64)
     scores = np.zeros((rounds, players), np.int64)
-    _play_rounds(
+    variant(_play_rounds, pol)(
         rp, pol, seed, first, rounds, new_workspace(players), new_game_scratch(players),
         np.ones(players, np.int8), np.zeros(players, np.int64), summaries, values, scores,
     )  # fmt: skip

@@ -70,17 +70,26 @@ KIND_MAX_SHED = 0
 KIND_RANDOM = 1
 KIND_HEURISTIC = 2
 
+# Whether the decision functions may dispatch to the heuristic family and to
+# the random test device. numba reads these at compile time and drops a branch
+# where its flag is False: :mod:`yaniv_sim.engine._variants` builds such copies
+# of the kernels for max-shed-only runs, which then compile neither.
+HEURISTICS = True
+RANDOM_POLICY = True
+
 
 @njit(inline="always")
 def _wants_call(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
     """Whether ``seat`` calls Yaniv now (asked only when the call is legal)."""
-    if pol[seat, P_KIND] == KIND_RANDOM:
-        return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
-    if pol[seat, P_KIND] == KIND_HEURISTIC:
-        return _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst,
-                               cand)  # fmt: skip
+    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_RANDOM:
+            return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
+    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_HEURISTIC:
+            return _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles,
+                                   pst, cand)  # fmt: skip
     return True
 
 
@@ -89,8 +98,9 @@ def _wants_slapdown(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
     """Whether ``seat`` slaps down (asked only when it may)."""
-    if pol[seat, P_KIND] == KIND_RANDOM:
-        return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
+    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_RANDOM:
+            return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
     return True
 
 
@@ -149,26 +159,30 @@ def _choose_discard(
     ``pst[PS_CUR_KIND]``, and returns its slot mask.
     """
     jis = rp[R_JOKER_IN_SETS] != 0
-    if pol[seat, P_KIND] == KIND_HEURISTIC:
-        return _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_len,
-                                  n_sets)  # fmt: skip
-    if pol[seat, P_KIND] == KIND_RANDOM:
-        rows = 0
-        for i in range(n_sets):
+    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_HEURISTIC:
+            return _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay,
+                                      lay_len, n_sets)  # fmt: skip
+    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_RANDOM:
+            rows = 0
+            for i in range(n_sets):
+                mask = cand[C_MASK, i]
+                cand[C_POINTS, i] = rows  # reused: first laying row of card set i
+                kind = _mask_kind(hands, seat, mask, jis)
+                rows += _layings(
+                    hands, seat, mask, kind, rp[R_SET_DRAW_ENDS] != 0, lay, lay_len, rows
+                )
+            r = _below(rng, 1 + seat, rows)
+            i = n_sets - 1
+            while cand[C_POINTS, i] > r:
+                i -= 1
             mask = cand[C_MASK, i]
-            cand[C_POINTS, i] = rows  # reused: first laying row of card set i
-            kind = _mask_kind(hands, seat, mask, jis)
-            rows += _layings(hands, seat, mask, kind, rp[R_SET_DRAW_ENDS] != 0, lay, lay_len, rows)
-        r = _below(rng, 1 + seat, rows)
-        i = n_sets - 1
-        while cand[C_POINTS, i] > r:
-            i -= 1
-        mask = cand[C_MASK, i]
-        for p in range(lay_len[r]):
-            piles[CUR, p] = lay[r, p]
-        pst[PS_CUR_N] = lay_len[r]
-        pst[PS_CUR_KIND] = _mask_kind(hands, seat, mask, jis)
-        return mask
+            for p in range(lay_len[r]):
+                piles[CUR, p] = lay[r, p]
+            pst[PS_CUR_N] = lay_len[r]
+            pst[PS_CUR_KIND] = _mask_kind(hands, seat, mask, jis)
+            return mask
     mask = cand[C_MASK, _max_shed_pick(cand, n_sets, rng, seat)]
     kind = _mask_kind(hands, seat, mask, jis)
     pst[PS_CUR_N] = _lay(hands, seat, mask, kind, piles, CUR)
@@ -181,16 +195,18 @@ def _choose_draw(
     pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
 ):
     """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
-    if pol[seat, P_KIND] == KIND_HEURISTIC:
-        return _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst)
-    if pol[seat, P_KIND] == KIND_RANDOM:
-        prev_n = pst[PS_PREV_N]
-        if prev_n > 0 and _uniform(rng, 1 + seat) < pol[seat, P_PILE_PROB]:
-            bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rp[R_SET_DRAW_ENDS] != 0)
-            pick = _below(rng, 1 + seat, POPCOUNT[bits])
-            for p in range(prev_n):
-                if (bits >> p) & 1:
-                    if pick == 0:
-                        return p
-                    pick -= 1
+    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_HEURISTIC:
+            return _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst)
+    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
+        if pol[seat, P_KIND] == KIND_RANDOM:
+            prev_n = pst[PS_PREV_N]
+            if prev_n > 0 and _uniform(rng, 1 + seat) < pol[seat, P_PILE_PROB]:
+                bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rp[R_SET_DRAW_ENDS] != 0)
+                pick = _below(rng, 1 + seat, POPCOUNT[bits])
+                for p in range(prev_n):
+                    if (bits >> p) & 1:
+                        if pick == 0:
+                            return p
+                        pick -= 1
     return -1

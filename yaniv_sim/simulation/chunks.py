@@ -32,7 +32,8 @@ from yaniv_sim.engine._layout import (
     rule_params,
 )
 from yaniv_sim.engine._play import new_game_scratch, new_workspace
-from yaniv_sim.simulation.kernels import _games_chunk, _rounds_chunk
+from yaniv_sim.engine._variants import variant
+from yaniv_sim.simulation.kernels import BASE, _games_chunk, _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest
 
 TABLES = ("rounds", "games", "decisions")
@@ -69,7 +70,8 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
     while done < count:
         dec, dec_n = _decision_buffer(capacity)
         dec_unit = np.zeros(capacity, np.int64)
-        n = _rounds_chunk(rp, pols, request.seating == "rotate", request.seed, first + done,
+        kernel = variant(_rounds_chunk, pols, BASE)
+        n = kernel(rp, pols, request.seating == "rotate", request.seed, first + done,
                           count - done, ws, scratch, alive, totals, summaries[done:],
                           values[done:], scores[done:], rotation[done:], dec, dec_n,
                           dec_unit)  # fmt: skip
@@ -118,7 +120,8 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
         dec, dec_n = _decision_buffer(dec_cap)
         dec_round = np.zeros(dec_cap, np.int64)
         dec_unit = np.zeros(dec_cap, np.int64)
-        n = _games_chunk(rp, milestones, pols, rules_rotate(request), request.seed, first + done,
+        kernel = variant(_games_chunk, pols, BASE)
+        n = kernel(rp, milestones, pols, rules_rotate(request), request.seed, first + done,
                          count - done, ws, scratch, totals, alive, summaries, values, scores,
                          round_totals, round_alive, landed, round_unit, off,
                          game_rounds[done:], game_winner[done:], game_totals[done:],

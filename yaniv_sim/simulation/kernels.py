@@ -15,8 +15,10 @@ for games, when the round rows would not fit (the caller saves and goes on).
 from __future__ import annotations
 
 from yaniv_sim._numba import njit
+from yaniv_sim.engine import _variants
 from yaniv_sim.engine._layout import R_MAX_ROUNDS
 from yaniv_sim.engine._play import _play_game, _play_round
+from yaniv_sim.engine._variants import clone
 
 
 @njit
@@ -93,3 +95,10 @@ def _games_chunk(rp, milestones, pols, rotate, seed, first, count, ws, scratch, 
             game_landings[i, s] = landings
             game_out[i, s] = out
     return count
+
+
+# copies without the heuristic family (see yaniv_sim.engine._variants)
+BASE = {
+    _rounds_chunk: clone(_rounds_chunk, "_rounds_chunk_base", _play_round=_variants.play_round),
+    _games_chunk: clone(_games_chunk, "_games_chunk_base", _play_game=_variants.play_game),
+}
