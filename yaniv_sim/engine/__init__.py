@@ -36,6 +36,7 @@ from yaniv_sim.engine._layout import (
     MAX_LAYINGS,
     N_SUMMARY,
     OUTCOME_NAMES,
+    PREV,
     rule_params,
 )
 from yaniv_sim.engine._play import (
@@ -46,7 +47,6 @@ from yaniv_sim.engine._play import (
     new_game_scratch,
     new_workspace,
 )
-from yaniv_sim.engine._policy import PREV
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
 from yaniv_sim.engine._specs import policy_matrix

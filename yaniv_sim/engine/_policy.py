@@ -43,21 +43,14 @@ from yaniv_sim.engine._heuristic import (
     _heuristic_discard,
     _heuristic_draw,
 )
-from yaniv_sim.engine._layout import (  # noqa: F401  (pile layout re-exported)
+from yaniv_sim.engine._layout import (
     CUR,
-    DEAD,
-    N_PILE_STATE,
-    PREV,
     PS_CUR_KIND,
     PS_CUR_N,
-    PS_DEAD_N,
     PS_PREV_KIND,
     PS_PREV_N,
-    PS_STOCK_N,
-    PS_TURN,
     R_JOKER_IN_SETS,
     R_SET_DRAW_ENDS,
-    STOCK,
 )
 from yaniv_sim.engine._rng import _below, _uniform
 
