@@ -91,6 +91,19 @@ def test_call_table_plays_back_a_decision_table(tmp_path):
     assert canonical_spec(str(path)) == canonical_spec(spec)
 
 
+def test_call_table_cells_call_wait_or_defer():
+    pos = Position(STANDARD, "2S 4D", [(2, ""), (5, "")], turn=3)
+    cell = "call_v6_c2_t0"
+    # a cautious cut of 3 waits at 6; a cell of 1 calls anyway, 0.5 defers to the cut
+    assert not pos.calls("heuristic:call_at=3")
+    assert pos.calls(f"heuristic:call_at=3,table=1,{cell}=1")
+    assert not pos.calls(f"heuristic:call_at=3,table=1,{cell}=0.5")
+    assert pos.calls(f"heuristic:table=1,{cell}=0.5")
+    # a cell of 1 also overrides the risk check (6 against a two-card hand is risky)
+    assert not pos.calls("heuristic:max_risk=0.01")
+    assert pos.calls(f"heuristic:max_risk=0.01,table=1,{cell}=1")
+
+
 def test_pile_draws():
     pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="3H")
     assert pos.draws("max-shed") == "stock"

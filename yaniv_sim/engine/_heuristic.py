@@ -252,6 +252,16 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         for i in range(hand_n[o]):
             if taken[o, i] and VALUE[hands[o, i]] <= pol[seat, H_PICKUP_VALUE]:
                 low_pickup = True
+    if pol[seat, H_TABLE] > 0:
+        # a cell of 1 calls, 0 waits, anything between defers to the rules below
+        turn = pst[PS_TURN]
+        band = 0 if turn < TABLE_BAND_EDGES[0] else (1 if turn < TABLE_BAND_EDGES[1] else 2)
+        cell = H_TABLE_BASE + (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
+        verdict = pol[seat, cell + band]
+        if verdict >= 1.0:
+            return True
+        if verdict <= 0.0:
+            return False
     if fewest <= pol[seat, H_FEW_CARDS]:
         call_at -= pol[seat, H_FEW_MARGIN]
     if low_pickup:
@@ -262,12 +272,6 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         call_at -= pol[seat, H_LIMIT_MARGIN]
     if value > call_at:
         return False
-    if pol[seat, H_TABLE] > 0:
-        turn = pst[PS_TURN]
-        band = 0 if turn < TABLE_BAND_EDGES[0] else (1 if turn < TABLE_BAND_EDGES[1] else 2)
-        cell = H_TABLE_BASE + (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
-        if pol[seat, cell + band] <= 0:
-            return False
     if pol[seat, H_SUSPICION] > 0:
         counts = cand[2]
         unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)

@@ -84,7 +84,7 @@ HEURISTIC_PARAMS: dict[str, tuple[int, float, float, float]] = {
     "protect": (H_PROTECT, 0, 0, 1),
     "table": (H_TABLE, 0, 0, 1),
     **{
-        f"call_v{v}_c{c}_t{b}": (table_index(v, c, b), 1, 0, 1)
+        f"call_v{v}_c{c}_t{b}": (table_index(v, c, b), 0.5, 0, 1)
         for v in range(TABLE_VALUES)
         for c in range(1, TABLE_CARDS + 1)
         for b in range(TABLE_BANDS)
