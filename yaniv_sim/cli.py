@@ -398,3 +398,135 @@ def tune_command(policy, param, values_text, against, rules, players, games, see
     result = tune(policy, param, values, against=list(against), rules=rules, players=players,
                   games=games, seed=seed, workers=workers)  # fmt: skip
     click.echo(str(result))
+
+
+def _player_counts(text: str) -> tuple[int, ...]:
+    """``"2..5"`` or ``"2,3,4"``: table sizes from 2 to 8."""
+    try:
+        if ".." in text:
+            low, high = (int(p) for p in text.split(".."))
+            counts = tuple(range(low, high + 1))
+        else:
+            counts = tuple(int(p) for p in text.split(",") if p.strip())
+    except ValueError:
+        counts = ()
+    if not counts or any(not 2 <= c <= 8 for c in counts):
+        raise ValueError(f"--players {text!r}: give table sizes from 2 to 8, as 2..5 or 2,4")
+    return tuple(sorted(set(counts)))
+
+
+@main.command("report")
+@rules_options
+@click.option("--players", "players_text", default="2..5", show_default=True,
+              metavar="A..B|LIST", help="Table sizes to study, e.g. 2..5 or 3,4.")  # fmt: skip
+@click.option("--policy", default="best", show_default=True, metavar="SPEC",
+              help="The policy whose play the Assaf-risk and calling sections study.")  # fmt: skip
+@click.option("--games", type=click.IntRange(10), default=None,
+              help="Games per table size for the calling sections (default 4,000; 400 with "
+                   "--quick); the other sections scale with it.")  # fmt: skip
+@click.option("--quick", is_flag=True, help="A small run: about two minutes, wider intervals.")
+@seed_option
+@click.option("--section", "sections", multiple=True, metavar="NAME",
+              help="Only this section, repeatable: assaf-risk, when-to-call, variants, "
+                   "milestones, league.")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Report folder [default: reports/strategy-<rules>, with -quick for --quick].",
+)
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
+              show_default=True, help="Where simulations are stored and reused.")  # fmt: skip
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes [default: all cores].")  # fmt: skip
+@click.option("--dask", metavar="local|ADDRESS", default=None,
+              help="Run the simulations on a Dask cluster.")  # fmt: skip
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+@_user_errors
+def report_command(rules, players_text, policy, games, quick, seed, sections, out, data, workers,
+                   dask, quiet):  # fmt: skip
+    """Simulate and write the strategy report (Markdown, HTML and PNG charts).
+
+    Sections: Assaf risk by hand value; when to call Yaniv (a decision table
+    from paired call-or-wait branches, exported as playable policies); rule
+    variants; milestone targeting; a league of the policy presets. Datasets
+    go to --data and are reused by later runs with the same settings.
+
+    Example: yaniv-sim report --quick
+    """
+    import shlex
+    import sys
+
+    from yaniv_sim.engine._specs import canonical_spec
+    from yaniv_sim.report import ReportOptions, build_report
+    from yaniv_sim.rules import rules_label
+
+    counts = _player_counts(players_text)
+    for n in counts:
+        rules.check_players(n)
+    policy = canonical_spec(policy)
+    options = ReportOptions(rules=rules, players=counts, policy=policy, seed=seed, quick=quick,
+                            workers=workers, dask=dask, data=data, quiet=quiet,
+                            command_line="yaniv-sim " + shlex.join(sys.argv[1:]))  # fmt: skip
+    if games is not None:
+        options.scale = games / options.DECISION_GAMES[1 if quick else 0]
+    if out is None:
+        label = rules_label(rules) if rules_label(rules) in ("standard", "nordic") else "custom"
+        out = Path("reports") / (f"strategy-{label}" + ("-quick" if quick else ""))
+    md, html = build_report(options, out, sections or None)
+    click.echo(f"report written to {md} and {html}")
+
+
+def _took(items: tuple[str, ...]) -> dict[int, str]:
+    took: dict[int, str] = {}
+    for item in items:
+        k, sep, cards = item.partition(":")
+        if not sep or not k.strip().isdigit():
+            raise ValueError(
+                f"--took {item!r}: use OPPONENT:CARDS, e.g. --took 2:JK for a joker opponent 2 "
+                "took from the pile"
+            )
+        took[int(k)] = (took.get(int(k), "") + " " + cards).strip()
+    return took
+
+
+@main.command("advise")
+@click.option("--hand", required=True, metavar="CARDS", help='Your cards, e.g. "AS 2D 3C".')
+@click.option("--opponents", required=True, metavar="N,N,...",
+              help="Cards each opponent holds, in playing order, e.g. 2,4,5.")  # fmt: skip
+@click.option("--turn", type=click.IntRange(0), default=0, show_default=True,
+              help="Turns already played in this round (everyone's turns).")  # fmt: skip
+@rules_options
+@click.option("--seen", metavar="CARDS", default=None,
+              help="Cards gone into the discard pile that nobody can take any more.")  # fmt: skip
+@click.option("--took", multiple=True, metavar="OPP:CARDS",
+              help="Cards an opponent took from the pile and still holds, e.g. 2:JK; "
+                   "opponents are numbered 1, 2, ... as in --opponents. Repeatable.")  # fmt: skip
+@click.option("--tables", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="A report folder with the simulated tables [default: the newest "
+                   "reports/strategy-<rules> folder, if any].")  # fmt: skip
+@_user_errors
+def advise_command(hand, opponents, turn, rules, seen, took, tables):
+    """Should I call Yaniv now? Assaf risk, call-or-wait value and a verdict.
+
+    Gives the exact Assaf risk if the opponents' unknown cards were random,
+    and, from the tables a `yaniv-sim report` run wrote, the simulated risk
+    and what calling now gains over waiting a turn in positions like this.
+
+    Example: yaniv-sim advise --hand "AS 2D 3C" --opponents 2,4,5 --turn 8
+    """
+    from yaniv_sim.advice import advise, default_tables
+    from yaniv_sim.rules import rules_label
+
+    try:
+        counts = [int(c) for c in opponents.split(",") if c.strip()]
+    except ValueError:
+        raise ValueError(
+            f"--opponents {opponents!r}: give each opponent's card count, e.g. 2,4,5"
+        ) from None
+    label = rules_label(rules)
+    if tables is None:
+        tables = default_tables(label)
+    result = advise(hand, counts, turn, rules, seen=seen, took=_took(took), tables=tables,
+                    rules_label=label)  # fmt: skip
+    click.echo(str(result))

@@ -312,3 +312,13 @@ def _check_field_names(fields: Mapping[str, Any]) -> None:
             raise ValueError(
                 f"unknown rule field {key!r}; the fields are: " + ", ".join(_FIELD_NAMES)
             )
+
+
+def rules_label(rules: Rules) -> str:
+    """``standard``, ``nordic``, or ``standard with`` the fields that differ from it."""
+    for name in PRESETS:
+        if Rules.preset(name) == rules:
+            return name
+    base = Rules().to_dict()
+    changed = [f"{key}={value}" for key, value in rules.to_dict().items() if base.get(key) != value]
+    return "standard with " + ", ".join(changed)

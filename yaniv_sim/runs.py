@@ -88,6 +88,7 @@ def default_out(request: SimRequest) -> Path:
     return Path("data") / (
         f"{_rules_label(request.rules)}-{request.players}p-{label}-"
         f"{request.mode}{request.count}-seed{request.seed}"
+        + (f"-branches{request.branch_games}" if request.branches else "")
     )
 
 
@@ -170,6 +171,8 @@ def simulate(
     quiet: bool = True,
     seating: str = "rotate",
     chunk_size: int | None = None,
+    branches: bool = False,
+    branch_games: int = 1,
     on_chunk: Callable[[int], None] | None = None,
 ) -> SimResult:
     """Simulate rounds or games and store them as a Parquet dataset.
@@ -199,6 +202,13 @@ def simulate(
     chunk_size : int, optional
         Units per chunk (default 100,000 rounds or 2,000 games). The data do
         not depend on it.
+    branches : bool
+        Games mode: for every decision point also play the round with the
+        call decision forced the other way, and record the deciding seat's
+        round score both ways (see :mod:`yaniv_sim.simulation.branches`).
+    branch_games : int
+        With ``branches``, in one game in ``branch_games`` both branches are
+        also played on to the game's end, recording the game result both ways.
     on_chunk : callable, optional
         Called with each chunk index as it completes (tests use it to stop a
         run part-way).
@@ -210,7 +220,8 @@ def simulate(
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     request = SimRequest.make(rules, players, policies, rounds=rounds, games=games, seed=seed,
-                              seating=seating, chunk_size=chunk_size)  # fmt: skip
+                              seating=seating, chunk_size=chunk_size, branches=branches,
+                              branch_games=branch_games)  # fmt: skip
     if workers is None:
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

@@ -58,6 +58,9 @@ PS_PREV_KIND = 3
 PS_CUR_N = 4
 PS_CUR_KIND = 5
 PS_TURN = 6
+# a call decision forced on the round, for counterfactual play: 0 none, else
+# 1 + 2 * turn + call (the seat acting at that turn calls if call is 1, waits if 0)
+PS_FORCE = 7
 N_PILE_STATE = 8
 
 # discard kinds

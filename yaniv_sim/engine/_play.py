@@ -64,6 +64,7 @@ from yaniv_sim.engine._layout import (
     PS_CUR_KIND,
     PS_CUR_N,
     PS_DEAD_N,
+    PS_FORCE,
     PS_PREV_KIND,
     PS_PREV_N,
     PS_STOCK_N,
@@ -261,6 +262,10 @@ def _play_round(
         the acting seat could call, appended at ``dec_n[0]``; give it room
         for ``max_turns + 1`` more rows, or zero rows not to log.
 
+    A nonzero ``pst[PS_FORCE]`` forces one call decision (see
+    :mod:`~yaniv_sim.engine._layout`): the policy is still asked, so its
+    random streams advance as usual, but its answer is replaced.
+
     Returns
     -------
     int
@@ -269,6 +274,8 @@ def _play_round(
     record = log.shape[0] > 0
     decisions = dec.shape[0] > 0
     rows = 0
+    forced_turn = (pst[PS_FORCE] - 1) >> 1 if pst[PS_FORCE] > 0 else -1
+    forced_call = (pst[PS_FORCE] - 1) & 1 == 1
     _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, piles, pst, rng)
     threshold = rp[R_THRESHOLD]
     jis = rp[R_JOKER_IN_SETS] != 0
@@ -285,6 +292,8 @@ def _play_round(
         if hand_val[seat] <= threshold:
             calls = _wants_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst,
                                 cand, rng, lay, lay_len)  # fmt: skip
+            if turn == forced_turn:
+                calls = forced_call
             if decisions:
                 _log_decision(dec, dec_n, seat, turn, calls, alive, hands, taken, hand_n, hand_val)
         if calls:

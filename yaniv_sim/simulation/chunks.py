@@ -33,6 +33,7 @@ from yaniv_sim.engine._layout import (
 )
 from yaniv_sim.engine._play import new_game_scratch, new_workspace
 from yaniv_sim.engine._variants import variant
+from yaniv_sim.simulation import branches
 from yaniv_sim.simulation.kernels import BASE, _games_chunk, _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest
 
@@ -120,18 +121,29 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
         dec, dec_n = _decision_buffer(dec_cap)
         dec_round = np.zeros(dec_cap, np.int64)
         dec_unit = np.zeros(dec_cap, np.int64)
-        kernel = variant(_games_chunk, pols, BASE)
-        n = kernel(rp, milestones, pols, rules_rotate(request), request.seed, first + done,
-                         count - done, ws, scratch, totals, alive, summaries, values, scores,
-                         round_totals, round_alive, landed, round_unit, off,
-                         game_rounds[done:], game_winner[done:], game_totals[done:],
-                         game_landings[done:], game_out[done:], rotation[done:], dec, dec_n,
-                         dec_round, dec_unit)  # fmt: skip
+        args = (rp, milestones, pols, rules_rotate(request), request.seed, first + done,
+                count - done)  # fmt: skip
+        outputs = (ws, scratch, totals, alive, summaries, values, scores, round_totals,
+                   round_alive, landed, round_unit, off, game_rounds[done:], game_winner[done:],
+                   game_totals[done:], game_landings[done:], game_out[done:], rotation[done:],
+                   dec, dec_n, dec_round, dec_unit)  # fmt: skip
+        if request.branches:
+            br_points = np.zeros((dec_cap, 4), np.int64)
+            br_win = np.zeros((dec_cap, 2), np.int64)
+            kernel = variant(branches._branch_games_chunk, pols, branches.BASE)
+            n = kernel(*args, request.branch_games, *outputs, br_points, br_win,
+                       *_branch_scratch(players))  # fmt: skip
+        else:
+            kernel = variant(_games_chunk, pols, BASE)
+            n = kernel(*args, *outputs)
         r = int(off[0])
         rows = int(dec_n[0])
         unit = round_unit[:r] + done
         round_parts.append((unit, summaries[:r], values[:r], scores[:r], round_totals[:r]))
-        dec_parts.append((dec[:rows], dec_unit[:rows] + done, dec_round[:rows]))
+        part = (dec[:rows], dec_unit[:rows] + done, dec_round[:rows])
+        if request.branches:
+            part += (br_points[:rows], br_win[:rows])
+        dec_parts.append(part)
         if n == 0 and rows == 0 and r == 0:
             dec_cap *= 2  # one game's decisions did not fit
         done += n
@@ -151,6 +163,20 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
     games = _games_frame(request, first, game_rounds, game_winner, game_totals, game_landings,
                          game_out, game_ids)  # fmt: skip
     return {"rounds": rounds, "games": games, "decisions": dec_frame}
+
+
+def _branch_scratch(players: int):
+    """Scratch rows for :func:`branches._branch_games_chunk`, in its argument order."""
+    return (
+        np.zeros(players, np.int64),  # totals
+        np.zeros(players, np.int8),  # alive
+        np.zeros((1, N_SUMMARY), np.int64),
+        np.zeros((1, players), np.int64),  # values
+        np.zeros((1, players), np.int64),  # scores
+        np.zeros((1, players), np.int8),  # landed
+        np.zeros(players, np.int64),  # totals at the round's start
+        np.zeros(players, np.int8),  # alive at the round's start
+    )
 
 
 def rules_rotate(request: SimRequest) -> bool:
@@ -216,6 +242,15 @@ def _decisions_frame(request, parts, game_of, round_of, ids):
     data["fewest_opponent_cards"] = live.min(axis=1).astype(np.int8)
     data["called"] = dec[:, D_CALLED].astype(bool)
     data["lowest_opponent"] = dec[:, D_LOWEST].astype(np.int8)
+    if request.branches:
+        points = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, 4))
+        win = np.concatenate([p[4] for p in parts]) if parts else np.zeros((0, 2))
+        data["points_if_call"] = points[:, branches.CALL].astype(np.int16)
+        data["points_if_wait"] = points[:, branches.WAIT].astype(np.int16)
+        data["others_if_call"] = points[:, branches.OTHERS + branches.CALL].astype(np.int16)
+        data["others_if_wait"] = points[:, branches.OTHERS + branches.WAIT].astype(np.int16)
+        data["win_if_call"] = win[:, branches.CALL].astype(np.int8)
+        data["win_if_wait"] = win[:, branches.WAIT].astype(np.int8)
     return pd.DataFrame(data)
 
 

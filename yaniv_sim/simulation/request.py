@@ -46,6 +46,8 @@ class SimRequest:
     seed: int
     seating: Literal["rotate", "fixed"] = "rotate"
     chunk_size: int = 0  # 0: the default for the mode
+    branches: bool = False  # play both branches of every call decision (games mode)
+    branch_games: int = 1  # with branches: play on to the game's end in one game in N
 
     @classmethod
     def make(
@@ -59,6 +61,8 @@ class SimRequest:
         seed: int = 0,
         seating: str = "rotate",
         chunk_size: int | None = None,
+        branches: bool = False,
+        branch_games: int = 1,
     ) -> SimRequest:
         """Check and normalise a request; every problem is a one-line ``ValueError``."""
         if not isinstance(rules, Rules):
@@ -87,7 +91,14 @@ class SimRequest:
         size = DEFAULT_CHUNK[mode] if chunk_size in (None, 0) else chunk_size
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(f"chunk_size: {size!r} is not allowed; use a whole number >= 1")
-        return cls(rules, players, policies, mode, int(count), normalise_seed(seed), seating, size)
+        if branches and mode != "games":
+            raise ValueError("branches: counterfactual branches need games mode (give games)")
+        if isinstance(branch_games, bool) or not isinstance(branch_games, int) or branch_games < 1:
+            raise ValueError(
+                f"branch_games: {branch_games!r} is not allowed; use a whole number >= 1"
+            )
+        return cls(rules, players, policies, mode, int(count), normalise_seed(seed), seating, size,
+                   bool(branches), int(branch_games) if branches else 1)  # fmt: skip
 
     # -- chunks ------------------------------------------------------------------
 
@@ -141,6 +152,8 @@ class SimRequest:
             "seed": self.seed,
             "seating": self.seating,
             "chunk_size": self.chunk_size,
+            "branches": self.branches,
+            "branch_games": self.branch_games,
         }
 
     @classmethod
@@ -153,4 +166,6 @@ class SimRequest:
             seed=data["seed"],
             seating=data["seating"],
             chunk_size=data["chunk_size"],
+            branches=data.get("branches", False),
+            branch_games=data.get("branch_games", 1),
         )

@@ -1,0 +1,108 @@
+"""Analyses behind the report: Assaf risk counts and the call-or-wait decision table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from yaniv_sim import Rules
+from yaniv_sim.analysis.assaf_risk import assaf_risk, turn_band
+from yaniv_sim.analysis.decision_table import (
+    decision_table,
+    export_policy,
+    rule_of_thumb,
+    with_gains,
+)
+from yaniv_sim.engine._heuristic import table_index
+from yaniv_sim.engine._specs import policy_vector
+from yaniv_sim.runs import simulate
+from yaniv_sim.storage import open_dataset
+
+
+def _points(rows):
+    """Decision rows (3 players) from (hand value, fewest, turn, own/others both ways)."""
+    data = []
+    for value, fewest, turn, pc, pw, oc, ow in rows:
+        data.append({"turn": turn, "hand_value": value, "opp1_cards": fewest, "opp2_cards": 5,
+                     "fewest_opponent_cards": fewest, "called": False, "lowest_opponent": 9,
+                     "points_if_call": pc, "points_if_wait": pw, "others_if_call": oc,
+                     "others_if_wait": ow, "win_if_call": -1, "win_if_wait": -1})  # fmt: skip
+    return pd.DataFrame(data)
+
+
+def test_turn_bands_match_the_call_table():
+    np.testing.assert_array_equal(turn_band([0, 9, 10, 19, 20, 300]), [0, 0, 1, 1, 2, 2])
+
+
+def test_assaf_risk_is_a_direct_count(tmp_path):
+    result = simulate(Rules(), 4, "best", games=40, seed=5, out=tmp_path / "d", workers=1)
+    d = open_dataset(result.path).decisions
+    table = assaf_risk(d, ["hand_value"])
+    for row in table.itertuples():
+        at = d[d["hand_value"] == row.hand_value]
+        assert row.n == len(at)
+        assert row.assafs == int((at["lowest_opponent"] <= row.hand_value).sum())
+        assert row.low <= row.risk <= row.high
+
+
+def test_gain_is_the_margin_difference():
+    # calling: own 0, others 20 + 10; waiting: own 5, others 6 + 4
+    d = with_gains(_points([(3, 2, 4, 0, 5, 30, 10)]))
+    assert d["opponents"].iloc[0] == 2
+    assert d["gain"].iloc[0] == pytest.approx((5 - 10 / 2) - (0 - 30 / 2))
+    assert d["points_gain"].iloc[0] == 5
+    assert np.isnan(d["win_gain"].iloc[0])
+
+
+def test_verdicts_follow_the_interval():
+    rng = np.random.default_rng(1)
+    rows = []
+    for value, shift in ((1, +4.0), (2, -4.0), (3, 0.0)):
+        for _ in range(400):
+            noise = rng.normal(0, 3)
+            # waiting costs `shift` points more than calling (others unchanged)
+            rows.append((value, 3, 2, 0, round(shift + noise), 0, 0))
+    rows += [(4, 3, 2, 0, 5, 0, 0)] * 20
+    table = decision_table(_points(rows), by=("opponents", "hand_value"), min_points=100)
+    verdict = dict(zip(table["hand_value"], table["verdict"], strict=True))
+    assert verdict == {1: "call", 2: "wait", 3: "too close", 4: "too few"}
+    one = table[table["hand_value"] == 1].iloc[0]
+    gains = np.array([r[4] for r in rows if r[0] == 1], float)
+    assert one["gain"] == pytest.approx(gains.mean())
+    half = 1.959964 * gains.std(ddof=1) / np.sqrt(len(gains))
+    assert one["gain_high"] - one["gain"] == pytest.approx(half, rel=1e-4)
+
+
+def test_rule_of_thumb_reads_the_table():
+    table = pd.DataFrame(
+        {
+            "opponents": [2] * 6,
+            "hand_value": [2, 2, 3, 3, 5, 5],
+            "fewest": [1, 3, 1, 3, 1, 3],
+            "verdict": ["call", "call", "wait", "call", "wait", "wait"],
+        }
+    )
+    assert rule_of_thumb(table, 2) == (
+        "With 2 opponents: at 2: call; at 3: call only while every opponent holds 3+ cards; "
+        "at 5: wait."
+    )
+
+
+def test_exported_table_plays_back_the_verdicts(tmp_path):
+    table = pd.DataFrame(
+        {
+            "hand_value": [4, 6, 7],
+            "fewest": [2, 1, 3],
+            "band": [0, 2, 1],
+            "verdict": ["call", "wait", "too close"],
+        }
+    )
+    path = export_policy(table, "best:max_risk=0.2", tmp_path / "t.toml")
+    vector = policy_vector(str(path))
+    assert vector[table_index(4, 2, 0)] == 1
+    assert vector[table_index(6, 1, 2)] == 0
+    assert vector[table_index(7, 3, 1)] == 0.5  # no verdict: the policy decides
+    base = policy_vector("best:max_risk=0.2,table=1")
+    changed = np.flatnonzero(vector != base)
+    assert sorted(changed) == sorted([table_index(4, 2, 0), table_index(6, 1, 2)])

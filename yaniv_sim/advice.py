@@ -1,0 +1,293 @@
+"""The call advisor: should I call Yaniv now? One player's question at the table.
+
+It combines the exact Assaf odds for random unseen cards
+(:func:`yaniv_sim.odds.p_assaf`) with the simulated tables a strategy report
+writes (``assaf-risk.csv``, ``decision-table.csv``), when those cover the
+situation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from yaniv_sim.cards import VALUE, deck_codes, format_cards, parse_cards
+from yaniv_sim.odds import p_assaf
+from yaniv_sim.rules import Rules
+
+__all__ = ["Advice", "advise", "default_tables"]
+
+BAND_EDGES = (10, 20)
+BAND_NAMES = ("0-9", "10-19", "20+")
+TABLE_FILES = ("assaf-risk.csv", "decision-table.csv", "report-tables.json")
+
+
+@dataclasses.dataclass
+class Advice:
+    """The advisor's answer; ``str()`` gives it in plain words."""
+
+    hand: str
+    value: int
+    players: int
+    opponents: list[int]
+    turn: int
+    rules_label: str
+    may_call: bool
+    unseen: int
+    exact_risk: float | None
+    simulated: dict | None  # risk, low, high, n, policy
+    table: dict | None  # gain, gain_low, gain_high, win_gain, win_low, win_high, n, verdict
+    tables_note: str
+    verdict: str
+
+    def __str__(self) -> str:
+        band = BAND_NAMES[int(np.searchsorted(BAND_EDGES, self.turn, side="right"))]
+        lines = [
+            f"Your hand: {self.hand} = {self.value} point{'s' if self.value != 1 else ''} "
+            f"({self.players} players; rules: {self.rules_label}; turn {self.turn}, "
+            f"band {band}; opponents hold {', '.join(map(str, self.opponents))} cards)"
+        ]
+        if not self.may_call:
+            lines.append(self.verdict)
+            return "\n".join(lines)
+        lines.append("Assaf risk if you call now:")
+        lines.append(
+            f"  exact, if the opponents' unknown cards were random among the {self.unseen} "
+            f"cards you have not seen: {self.exact_risk:.1%}"
+        )
+        if self.simulated is not None:
+            s = self.simulated
+            lines.append(
+                f"  simulated ({s['policy']} self-play, same hand value, fewest opponent cards "
+                f"and turn band): {s['risk']:.1%} (95% interval {s['low']:.1%} to "
+                f"{s['high']:.1%}; {s['n']:,} positions)"
+            )
+        if self.table is not None:
+            t = self.table
+            lines.append(
+                f"Calling now against waiting a turn ({t['n']:,} simulated positions, played "
+                "both ways on the same cards):"
+            )
+            lines.append(
+                f"  round points relative to the table: {t['gain']:+.1f} for calling "
+                f"(95% interval {t['gain_low']:+.1f} to {t['gain_high']:+.1f})"
+            )
+            if t.get("win_n", 0) >= 2 and not np.isnan(t["win_gain"]):
+                lines.append(
+                    f"  chance of winning the game: {t['win_gain']:+.1%} for calling "
+                    f"(95% interval {t['win_low']:+.1%} to {t['win_high']:+.1%}; "
+                    f"{t['win_n']:,} games played on)"
+                )
+        if self.tables_note:
+            lines.append(self.tables_note)
+        lines.append(self.verdict)
+        return "\n".join(lines)
+
+
+def default_tables(rules_label: str) -> Path | None:
+    """The report folder ``advise`` reads by default: the full report, else the quick one."""
+    name = rules_label if rules_label in ("standard", "nordic") else "custom"
+    for folder in (
+        Path("reports") / f"strategy-{name}",
+        Path("reports") / f"strategy-{name}-quick",
+    ):
+        if all((folder / f).is_file() for f in TABLE_FILES):
+            return folder
+    return None
+
+
+def _parse(text: str | None, what: str) -> list[str]:
+    if not text or not text.strip() or text.strip() == "-":
+        return []
+    try:
+        return [t for t in parse_cards(text).tolist()]
+    except ValueError as error:
+        raise ValueError(f"{what}: {error}") from None
+
+
+def advise(
+    hand: str,
+    opponents: list[int],
+    turn: int = 0,
+    rules: Rules | None = None,
+    *,
+    seen: str | None = None,
+    took: dict[int, str] | None = None,
+    tables: Path | None = None,
+    rules_label: str = "standard",
+) -> Advice:
+    """Advice for a player holding ``hand`` (card text) at a table.
+
+    Parameters
+    ----------
+    hand : str
+        The player's cards, e.g. ``"AS 2D 3C"``.
+    opponents : list of int
+        Cards held by each opponent, in playing order from the player's left.
+    turn : int
+        Turns already played in the round, counting every player's turns.
+    seen : str, optional
+        Cards gone to the discard pile that nobody can take back.
+    took : dict, optional
+        Opponent number (1-based, as in ``opponents``) -> cards that opponent
+        took from the pile and still holds.
+    tables : Path, optional
+        A report folder holding ``assaf-risk.csv``, ``decision-table.csv``
+        and ``report-tables.json``.
+    """
+    rules = rules or Rules()
+    took = dict(took or {})
+    opponents = [int(c) for c in opponents]
+    players = len(opponents) + 1
+    if not opponents:
+        raise ValueError("--opponents: give each opponent's card count, e.g. 2,4,5")
+    if players > 8:
+        raise ValueError(f"--opponents: {len(opponents)} opponents; a table has at most 8 seats")
+    rules.check_players(players)
+    for i, count in enumerate(opponents, 1):
+        if not 1 <= count <= rules.hand_size:
+            raise ValueError(
+                f"--opponents: opponent {i} holds {count} cards; a hand holds 1 to "
+                f"{rules.hand_size} cards under these rules"
+            )
+    if turn < 0:
+        raise ValueError(f"--turn: {turn} is not allowed; use 0 or more")
+    for k in took:
+        if not 1 <= k <= len(opponents):
+            raise ValueError(
+                f"--took: there is no opponent {k}; opponents are numbered 1 to {len(opponents)}"
+            )
+    # parse everything as one text, so a card written twice is the second deck's copy
+    parts = [("--hand", hand), ("--seen", seen or "")] + [
+        (f"--took {k}", text) for k, text in sorted(took.items())
+    ]
+    counts = []
+    texts = []
+    for what, text in parts:
+        cards = _parse(text, what)
+        counts.append(len(cards))
+        texts.append(text if cards else "")
+    allcodes = _parse(" ".join(t for t in texts if t), "cards") if any(texts) else []
+    deck = deck_codes(rules.decks_for(players), rules.jokers_per_deck)
+    in_deck = set(deck.tolist())
+    for code in allcodes:
+        if code not in in_deck:
+            decks = rules.decks_for(players)
+            raise ValueError(
+                f"card {format_cards([code])} is given more often than the deck holds it "
+                f"({decks} deck{'s' if decks > 1 else ''}, {rules.jokers_per_deck} jokers per "
+                "deck); each card can be in one place only"
+            )
+    hand_codes = allcodes[: counts[0]]
+    if not 1 <= len(hand_codes) <= rules.hand_size:
+        raise ValueError(
+            f"--hand: {len(hand_codes)} cards; a hand holds 1 to {rules.hand_size} cards"
+        )
+    known = [[] for _ in opponents]
+    at = counts[0] + counts[1]
+    for (what, _), n in zip(parts[2:], counts[2:], strict=True):
+        k = int(what.split()[-1])
+        known[k - 1] = allcodes[at : at + n]
+        at += n
+        if n > opponents[k - 1]:
+            raise ValueError(
+                f"--took {k}: {n} cards, but opponent {k} holds only {opponents[k - 1]}"
+            )
+    used = set(allcodes)
+    unseen = np.array([c for c in deck.tolist() if c not in used], np.int16)
+    unknown = sum(opponents) - sum(len(k) for k in known)
+    if unknown > len(unseen):
+        raise ValueError(
+            f"the opponents hold {unknown} unknown cards, but only {len(unseen)} cards are left "
+            "unseen in the deck; check --hand, --seen and --opponents"
+        )
+    value = int(sum(VALUE[c] for c in hand_codes))
+    text_hand = format_cards(np.array(hand_codes, np.int16))
+    advice = dict(hand=text_hand, value=value, players=players, opponents=opponents, turn=turn,
+                  rules_label=rules_label, unseen=len(unseen))  # fmt: skip
+    if value > rules.threshold:
+        return Advice(**advice, may_call=False, exact_risk=None, simulated=None, table=None,
+                      tables_note="",
+                      verdict=f"You cannot call yet: a call needs {rules.threshold} points or "
+                              f"less, and your hand is worth {value}.")  # fmt: skip
+    risk = p_assaf(value, opponents, unseen, known)
+    simulated, table, note = _lookup(tables, rules, players, value, opponents, turn)
+    verdict = _verdict(risk, table)
+    return Advice(**advice, may_call=True, exact_risk=risk, simulated=simulated, table=table,
+                  tables_note=note, verdict=verdict)  # fmt: skip
+
+
+def _lookup(tables, rules, players, value, opponents, turn):
+    if tables is None:
+        return (
+            None,
+            None,
+            (
+                "No simulated tables: run `yaniv-sim report` (or `--quick`) once to add the "
+                "simulated risk and the call-or-wait comparison."
+            ),
+        )
+    tables = Path(tables)
+    missing = [f for f in TABLE_FILES if not (tables / f).is_file()]
+    if missing:
+        raise ValueError(f"--tables {tables}: not a report folder (no {missing[0]})")
+    meta = json.loads((tables / "report-tables.json").read_text(encoding="utf-8"))
+    if Rules.from_dict(meta["rules"]) != rules:
+        return (
+            None,
+            None,
+            (
+                f"The tables in {tables} were made under other rules; run `yaniv-sim report` with "
+                "these rules to add simulated figures."
+            ),
+        )
+    fewest = min(min(opponents), 7)
+    band = int(np.searchsorted(BAND_EDGES, turn, side="right"))
+    risk = pd.read_csv(tables / "assaf-risk.csv")
+    row = risk[(risk.players == players) & (risk.hand_value == value) & (risk.fewest == fewest)
+               & (risk.band == band)]  # fmt: skip
+    simulated = None
+    if len(row) and row.n.iloc[0] >= 30:
+        r = row.iloc[0]
+        simulated = dict(risk=r.risk, low=r.low, high=r.high, n=int(r.n), policy=meta["policy"])
+    dt = pd.read_csv(tables / "decision-table.csv")
+    row = dt[(dt.opponents == players - 1) & (dt.hand_value == value) & (dt.fewest == fewest)
+             & (dt.band == band)]  # fmt: skip
+    table = None
+    if len(row) and row.verdict.iloc[0] != "too few":
+        table = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.iloc[0].items()}
+    note = ""
+    if simulated is None or table is None:
+        note = (
+            f"The simulated tables in {tables} have too few positions like this one "
+            f"({players} players, {value} points, fewest {fewest} cards, turn band "
+            f"{BAND_NAMES[band]}); a longer report run would cover it."
+        )
+    return simulated, table, note
+
+
+def _verdict(risk: float, table: dict | None) -> str:
+    if table is None:
+        return (
+            f"Verdict: no simulated verdict for this situation. With random cards an Assaf "
+            f"would come {risk:.0%} of the time; weigh that against the 30-point penalty."
+        )
+    gain = table["gain"]
+    if table["verdict"] == "call":
+        return (
+            f"Verdict: call. In positions like this, calling left the caller {gain:.1f} points "
+            "better off against the table than waiting a turn."
+        )
+    if table["verdict"] == "wait":
+        return (
+            f"Verdict: wait. In positions like this, calling cost {-gain:.1f} points against "
+            "the table compared with waiting a turn."
+        )
+    return (
+        "Verdict: too close to tell. Calling and waiting came out about even in positions "
+        "like this; either is defensible."
+    )

@@ -1,0 +1,1 @@
+"""Analyses of simulation datasets: pure functions from tables to tables."""

@@ -1,0 +1,53 @@
+"""The strategy report: questions Yaniv players argue about, answered with numbers.
+
+Each section is a module with ``build(options) -> Section``; :func:`build_report`
+runs the chosen ones and writes ``report.md`` and ``report.html`` into one folder.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import yaniv_sim
+from yaniv_sim.report.context import ReportOptions, rules_label
+from yaniv_sim.report.document import write_report
+
+__all__ = ["SECTIONS", "ReportOptions", "build_report", "rules_label"]
+
+# name -> module under yaniv_sim.report, in report order
+SECTIONS: dict[str, str] = {
+    "assaf-risk": "assaf_risk",
+    "when-to-call": "when_to_call",
+    "variants": "variants",
+    "milestones": "milestones",
+    "league": "league",
+}
+
+
+def build_report(
+    options: ReportOptions, out: Path, sections: list[str] | tuple[str, ...] | None = None
+) -> tuple[Path, Path]:
+    """Simulate what the chosen sections need and write the report into ``out``.
+
+    Returns the paths of ``report.md`` and ``report.html``.
+    """
+    names = list(sections or SECTIONS)
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown:
+        raise ValueError(f"section {unknown[0]!r} is not known; sections: " + ", ".join(SECTIONS))
+    built = []
+    for i, name in enumerate(names, 1):
+        options.say(f"section {i} of {len(names)}: {name}")
+        module = importlib.import_module(f"yaniv_sim.report.{SECTIONS[name]}")
+        built.append(module.build(options))
+    mode = "quick (wide intervals)" if options.quick else "full"
+    preface = [
+        f"Made by yaniv-sim {yaniv_sim.__version__} with `{options.command()}` "
+        f"({mode} run). Every number is from seeded simulation and is reproduced "
+        "exactly by the same command; intervals are 95%.",
+        f"Rules: {options.label}. Players: "
+        + ", ".join(str(p) for p in options.players)
+        + f". Policy that produced the data: `{options.policy}`.",
+    ]
+    return write_report(built, out, "Yaniv strategy report", preface)

@@ -1,0 +1,123 @@
+"""What a report is asked for, and the simulations its sections share.
+
+Datasets are stored under ``data/`` with the names :func:`yaniv_sim.simulate`
+gives them, so a second report with the same settings reuses them instead of
+simulating again (a dataset is reused only when its manifest records the
+same request and tool version).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import yaniv_sim
+from yaniv_sim.rules import Rules, rules_label
+from yaniv_sim.runs import default_out, simulate
+from yaniv_sim.simulation.request import SimRequest
+from yaniv_sim.storage import Dataset, open_dataset
+
+__all__ = ["ReportOptions", "rules_label"]
+
+
+@dataclasses.dataclass
+class ReportOptions:
+    """Settings of one report run; sections read their budgets from here.
+
+    ``quick`` shrinks every budget so the whole report takes about two
+    minutes; ``scale`` multiplies the default budgets (``--games`` sets it
+    from a number of games per table).
+    """
+
+    rules: Rules = dataclasses.field(default_factory=Rules)
+    players: tuple[int, ...] = (2, 3, 4, 5)
+    policy: str = "best"
+    seed: int = 0
+    quick: bool = False
+    scale: float = 1.0
+    workers: int | None = None
+    dask: str | None = None
+    data: Path = Path("data")
+    quiet: bool = False
+    started: float = dataclasses.field(default_factory=time.perf_counter)
+
+    command_line: str = "yaniv-sim report"
+    _cache: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    # games with counterfactual branches, shared by the Assaf-risk and
+    # when-to-call sections: (full, quick) games per table size, and one
+    # game in BRANCH_GAMES is played on to its end both ways
+    DECISION_GAMES = (4000, 400)
+    BRANCH_GAMES = 8
+
+    def decision_data(self, players: int) -> Dataset:
+        """Self-play games of ``policy`` at ``players`` seats, with branches."""
+        key = ("decisions", players)
+        if key not in self._cache:
+            games = self.budget(*self.DECISION_GAMES)
+            self.say(f"{players} players: {games:,} games of {self.policy} with call branches")
+            self._cache[key] = self.games(players, self.policy, games, branches=True,
+                                          branch_games=self.BRANCH_GAMES)  # fmt: skip
+        return self._cache[key]
+
+    def command(self) -> str:
+        """The command that makes this report (for its preface)."""
+        return self.command_line
+
+    @property
+    def label(self) -> str:
+        return rules_label(self.rules)
+
+    def budget(self, full: int, quick: int) -> int:
+        """A count of games or deals: ``full`` by default, ``quick`` with ``--quick``."""
+        return max(1, round((quick if self.quick else full) * self.scale))
+
+    def say(self, message: str) -> None:
+        """A progress line on stderr (with the time since the report started)."""
+        if not self.quiet:
+            elapsed = time.perf_counter() - self.started
+            print(f"[{elapsed:6.0f} s] {message}", file=sys.stderr, flush=True)
+
+    def setup(self, **fields: str) -> dict[str, str]:
+        """The setup line of a section: rule set, then ``fields``, seed and tool version."""
+        return {
+            "rules": self.label,
+            **fields,
+            "seed": str(self.seed),
+            "yaniv-sim": yaniv_sim.__version__,
+        }
+
+    def games(
+        self,
+        players: int,
+        policies: str | list[str],
+        games: int,
+        *,
+        rules: Rules | None = None,
+        branches: bool = False,
+        branch_games: int = 1,
+    ) -> Dataset:
+        """A games dataset for this request, simulated now or reused from ``data/``."""
+        rules = rules or self.rules
+        request = SimRequest.make(rules, players, policies, games=games, seed=self.seed,
+                                  branches=branches, branch_games=branch_games)  # fmt: skip
+        path = self.data / default_out(request).relative_to("data")
+        try:
+            result = simulate(rules, players, policies, games=games, seed=self.seed,
+                              workers=self.workers, dask=self.dask, out=path, resume=True,
+                              quiet=self.quiet or not sys.stderr.isatty(), branches=branches,
+                              branch_games=branch_games)  # fmt: skip
+        except ValueError as error:
+            if "different settings" not in str(error):
+                raise
+            # a dataset of an older tool version: keep it, simulate beside it
+            path = path.with_name(path.name + f"-v{yaniv_sim.__version__}")
+            result = simulate(rules, players, policies, games=games, seed=self.seed,
+                              workers=self.workers, dask=self.dask, out=path, resume=True,
+                              quiet=self.quiet or not sys.stderr.isatty(), branches=branches,
+                              branch_games=branch_games)  # fmt: skip
+        if result.chunks_run == 0:
+            self.say(f"reused {path}")
+        return open_dataset(path)

@@ -1,0 +1,262 @@
+"""Section: is it worth aiming at the milestones?
+
+``milestone-hunter`` calls whenever even an Assaf would land it exactly on a
+milestone. The same preset with every milestone parameter set back to the
+heuristic default plays without that targeting. The two meet in duplicate
+format at every table size of the report, under the 50/100 milestones of the
+standard rules and the 100/200 milestones of the nordic rules; games with
+both at the table show how often each lands on a milestone and how many
+points that saves.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from yaniv_sim.compare import compare
+from yaniv_sim.engine._specs import FAMILIES, HEURISTIC_PARAMS, canonical_spec
+from yaniv_sim.report.context import ReportOptions
+from yaniv_sim.report.document import Section
+
+__all__ = ["HUNTER", "SCHEMES", "build", "landings", "untargeted_spec"]
+
+Z = 1.959963984540054  # two-sided 95%
+HUNTER = "milestone-hunter"
+SCHEMES: dict[str, dict[int, int]] = {
+    "50/100": {50: 25, 100: 50},  # as in standard
+    "100/200": {100: 50, 200: 100},  # as in nordic
+}
+SMALL_RUN = 4000  # games below which one process is quicker than a pool
+
+
+def untargeted_spec(hunter: str = HUNTER) -> str:
+    """``hunter`` with every parameter named ``milestone...`` back at the heuristic default."""
+    _, params = FAMILIES[hunter]
+    resets = [
+        f"{name}={HEURISTIC_PARAMS[name][1]!r}" for name in params if name.startswith("milestone")
+    ]
+    return canonical_spec(f"{hunter}:" + ",".join(resets))
+
+
+def landings(rounds: pd.DataFrame, players: int, milestones: dict[int, int]) -> pd.DataFrame:
+    """Per game and seat: milestone landings and the points they took off the total.
+
+    A seat lands when a round score above zero brings its running total
+    exactly onto a milestone; the landing saves ``milestone - new total``.
+    """
+    rounds = rounds.sort_values(["game", "round"], kind="stable")
+    rows = []
+    for s in range(players):
+        total = rounds[f"total_{s}"].to_numpy().astype(np.int64)
+        score = rounds[f"score_{s}"].to_numpy().astype(np.int64)
+        previous = np.where(rounds["round"].to_numpy() == 0, 0, np.roll(total, 1))
+        reached = previous + score
+        saved = np.zeros(len(rounds), np.int64)
+        for old, new in milestones.items():
+            saved[(score > 0) & (reached == old)] = old - new
+        rows.append(
+            pd.DataFrame(
+                {"game": rounds["game"].to_numpy(), "seat": s, "landed": saved > 0, "saved": saved}
+            )
+            .groupby(["game", "seat"], as_index=False)
+            .sum()
+        )
+    return pd.concat(rows, ignore_index=True).astype({"landed": np.int64})
+
+
+def _per_game_mean(frame: pd.DataFrame, column: str) -> tuple[float, float, float]:
+    """Mean per player and game of ``column``: each game's average over the policy's seats."""
+    per_game = frame.groupby("game")[column].mean().to_numpy(np.float64)
+    mean = float(per_game.mean())
+    se = float(per_game.std(ddof=1)) / math.sqrt(len(per_game)) if len(per_game) > 1 else math.inf
+    return mean, mean - Z * se, mean + Z * se
+
+
+def _pct(estimate, digits: int = 1) -> str:
+    v, lo, hi = (100 * x for x in estimate)
+    return f"{v:.{digits}f}% ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def _pp(estimate) -> str:
+    v, lo, hi = (100 * x for x in estimate)
+    return f"{v:+.1f} ({lo:+.1f} to {hi:+.1f})"
+
+
+def _num(estimate, digits: int = 2) -> str:
+    v, lo, hi = estimate
+    return f"{v:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def build(options: ReportOptions) -> Section:
+    plain = untargeted_spec()
+    n_deals = options.budget(2000, 150)
+    n_games = options.budget(1000, 100)
+    players_list = sorted(options.players)
+    section = Section(
+        "Milestone targeting",
+        options.setup(
+            policies=f"{HUNTER} against `{plain}` (the same without milestone targeting)",
+            milestones="; ".join(
+                f"{name} (" + ", ".join(f"{a}→{b}" for a, b in m.items()) + ")"
+                for name, m in SCHEMES.items()
+            )
+            + f" (over {options.label})",
+            players=", ".join(map(str, players_list)),
+            deals=f"{n_deals:,} duplicate deals per table",
+            games=f"{n_games:,} games per table with both policies seated alternately",
+        ),
+    )
+    rows = []
+    for scheme, milestones in SCHEMES.items():
+        rules = options.rules.replace(milestones=milestones)
+        for players in players_list:
+            options.say(f"milestones: {scheme} at {players} players")
+            replays = players * (1 if players % 2 == 0 else 2)
+            workers = 1 if n_deals * replays < SMALL_RUN else options.workers
+            result = compare([HUNTER, plain], rules, players, n_deals, options.seed, workers)
+            hunter_row, pair = result.table.iloc[0], result.pairs.iloc[0]
+            seats = [HUNTER if s % 2 == 0 else plain for s in range(players)]
+            data = options.games(players, seats, n_games, rules=rules)
+            ids = {spec: i for i, spec in data.policy_names().items()}
+            marks = landings(data.rounds, players, milestones)
+            policy_of = data.games.melt(
+                id_vars="game",
+                value_vars=[f"policy_{s}" for s in range(players)],
+                var_name="seat",
+                value_name="policy",
+            )
+            policy_of["seat"] = policy_of["seat"].str.removeprefix("policy_").astype(np.int64)
+            marks = marks.merge(policy_of, on=["game", "seat"], validate="one_to_one")
+            row = {
+                "scheme": scheme,
+                "players": players,
+                "deals": result.games,
+                "win": (hunter_row.win_rate, hunter_row.win_low, hunter_row.win_high),
+                "diff": (pair.difference, pair.low, pair.high),
+                "p": pair.p_value,
+                "games": len(data.games),
+            }
+            for key, spec in (("hunter", HUNTER), ("plain", plain)):
+                mine = marks[marks["policy"] == ids[spec]]
+                row[f"{key}_seats"] = len(mine)
+                row[f"{key}_landed"] = _per_game_mean(mine, "landed")
+                row[f"{key}_saved"] = _per_game_mean(mine, "saved")
+            rows.append(row)
+
+    section.text(_takeaway(rows, plain))
+    section.table(
+        _table(rows, plain),
+        f"Win share of `{HUNTER}` against `{plain}` in duplicate format ({n_deals:,} deals "
+        "per row, each played in every seating; fair share 50%; Wilson 95% interval) and "
+        "the difference of the two win shares (95% interval over the deals). Landings and "
+        f"points saved: per player and game in {n_games:,} games per row with both policies "
+        "seated alternately (the seating turned each game); mean with 95% interval over the "
+        f"games. Rules: {options.label} with the milestones shown.",
+    )
+    section.figure(
+        _figure(rows, plain),
+        "milestones-targeting",
+        f"Left: how much more often `{HUNTER}` wins than `{plain}` ({n_deals:,} duplicate "
+        f"deals per point). Right: points taken off a player's total by milestones per game "
+        f"({n_games:,} games per point). Rules: {options.label} with each milestone scheme; "
+        "error bars are 95% intervals.",
+    )
+    return section
+
+
+def _table(rows: list[dict], plain: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "milestones": [r["scheme"] for r in rows],
+            "players": [r["players"] for r in rows],
+            "deals": [f"{r['deals']:,}" for r in rows],
+            f"{HUNTER} wins (95%)": [_pct(r["win"]) for r in rows],
+            "win-share difference, percentage points (95%)": [_pp(r["diff"]) for r in rows],
+            "games": [f"{r['games']:,}" for r in rows],
+            "landings per game, hunter (95%)": [_num(r["hunter_landed"]) for r in rows],
+            "landings per game, without (95%)": [_num(r["plain_landed"]) for r in rows],
+            "points saved per game, hunter (95%)": [_num(r["hunter_saved"], 1) for r in rows],
+            "points saved per game, without (95%)": [_num(r["plain_saved"], 1) for r in rows],
+        }
+    )
+
+
+def _figure(rows: list[dict], plain: str):
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    schemes = list(dict.fromkeys(r["scheme"] for r in rows))
+    for i, scheme in enumerate(schemes):
+        mine = [r for r in rows if r["scheme"] == scheme]
+        x = np.array([r["players"] for r in mine]) + (i - (len(schemes) - 1) / 2) * 0.08
+        d = np.array([r["diff"] for r in mine]) * 100
+        left.errorbar(
+            x,
+            d[:, 0],
+            yerr=[d[:, 0] - d[:, 1], d[:, 2] - d[:, 0]],
+            marker="o",
+            capsize=3,
+            label=f"milestones {scheme}",
+        )
+        for key, style in (("hunter", "-"), ("plain", "--")):
+            s = np.array([r[f"{key}_saved"] for r in mine])
+            who = "hunter" if key == "hunter" else "without targeting"
+            right.errorbar(
+                x,
+                s[:, 0],
+                yerr=[s[:, 0] - s[:, 1], s[:, 2] - s[:, 0]],
+                marker="o",
+                ls=style,
+                capsize=3,
+                color=f"C{i}",
+                label=f"{scheme}, {who}",
+            )
+    left.axhline(0, color="grey", lw=0.8, ls=":")
+    left.set_xlabel("players at the table")
+    left.set_ylabel("win-share difference (percentage points)")
+    left.set_title(f"What aiming at milestones gains\n({HUNTER} minus the same without)")
+    right.set_xlabel("players at the table")
+    right.set_ylabel("points saved per player per game")
+    right.set_title("Points milestones take off a total")
+    players = sorted({r["players"] for r in rows})
+    for ax in (left, right):
+        ax.set_xticks(players)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def _takeaway(rows: list[dict], plain: str) -> str:
+    lines = []
+    for scheme in dict.fromkeys(r["scheme"] for r in rows):
+        mine = [r for r in rows if r["scheme"] == scheme]
+        helps = [str(r["players"]) for r in mine if r["diff"][1] > 0]
+        hurts = [str(r["players"]) for r in mine if r["diff"][2] < 0]
+        top = max(mine, key=lambda r: r["diff"][0])
+        if helps or hurts:
+            parts = []
+            if helps:
+                parts.append(f"wins clearly more often at {', '.join(helps)} players")
+            if hurts:
+                parts.append(f"clearly less often at {', '.join(hurts)} players")
+            verdict = "aiming at milestones " + " and ".join(parts)
+        else:
+            verdict = (
+                "aiming at milestones makes no difference we can separate from chance at any "
+                "table size"
+            )
+        hunter_landed = np.mean([r["hunter_landed"][0] for r in mine])
+        plain_landed = np.mean([r["plain_landed"][0] for r in mine])
+        hunter_saved = np.mean([r["hunter_saved"][0] for r in mine])
+        plain_saved = np.mean([r["plain_saved"][0] for r in mine])
+        lines.append(
+            f"With milestones at **{scheme}**, {verdict} (largest effect "
+            f"{100 * top['diff'][0]:+.1f} points of win share at {top['players']} players). "
+            f"A hunter lands on a milestone {hunter_landed:.2f} times a game on average "
+            f"against {plain_landed:.2f} without targeting, taking {hunter_saved:.1f} points "
+            f"off its total against {plain_saved:.1f}."
+        )
+    return " ".join(lines)

@@ -1,0 +1,474 @@
+"""Section: how the house rules change the game.
+
+For thresholds 3 to 11 and for the named variants, self-play games of the
+report's policy give the pace of the game (turns per round, rounds per game,
+the spread of game lengths), the Assaf rate and the first-seat advantage; a
+duplicate comparison of ``best`` against ``max-shed`` measures how much skill
+matters. ``best``'s Assaf-risk limit is tuned per rule set on a few deals, and
+where a different limit clearly beats ``best``'s own on fresh deals, the skill
+comparison is played again with it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from yaniv_sim.compare import compare
+from yaniv_sim.engine._specs import FAMILIES
+from yaniv_sim.report.context import ReportOptions
+from yaniv_sim.report.document import Section
+from yaniv_sim.rules import VARIANTS, Rules
+from yaniv_sim.stats import wilson_interval
+from yaniv_sim.tune import tune
+
+__all__ = ["TUNE_VALUES", "build", "rule_sets", "self_play_stats", "table_players"]
+
+Z = 1.959963984540054  # two-sided 95%
+THRESHOLDS = range(3, 12)
+VARIANT_NAMES = ("nordic", "no-assaf", "slapdown", "double-joker", "milestone-theft")
+SKILLED, BASELINE = "best", "max-shed"
+TUNE_PARAM = "max_risk"
+TUNE_DEFAULT = FAMILIES[SKILLED][1][TUNE_PARAM][1]
+SMALL_RUN = 4000  # games below which one process is quicker than a pool
+TUNE_VALUES = tuple(sorted({0.05, TUNE_DEFAULT, 0.25, 0.5}))
+
+
+def table_players(options: ReportOptions) -> int:
+    """Seats at the table: 4, or the largest player count asked for when that is smaller."""
+    return min(4, max(options.players))
+
+
+def workers_for(options: ReportOptions, games: int) -> int | None:
+    """Worker processes for a run of ``games`` games: one when starting a pool costs more."""
+    return 1 if games < SMALL_RUN else options.workers
+
+
+def rule_sets(base: Rules) -> list[tuple[str, Rules]]:
+    """(label, rules) for every threshold and variant of this section, in report order."""
+    sets = [
+        (f"threshold {t}" + (" (base)" if t == base.threshold else ""), base.replace(threshold=t))
+        for t in THRESHOLDS
+    ]
+    for name in VARIANT_NAMES:
+        rules = Rules.preset("nordic") if name == "nordic" else base.replace(**VARIANTS[name])
+        sets.append((name, rules))
+    return sets
+
+
+# -- statistics ------------------------------------------------------------------------
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    mean = float(values.mean())
+    se = float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return mean, mean - Z * se, mean + Z * se
+
+
+def _ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
+    """sum(num) / sum(den) with a 95% interval that treats each game as one cluster."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    n = len(num)
+    ratio = num.sum() / den.sum()
+    resid = num - ratio * den
+    se = math.sqrt(n / (n - 1) * (resid**2).sum()) / den.sum() if n > 1 else math.inf
+    return float(ratio), float(ratio - Z * se), float(ratio + Z * se)
+
+
+def _median_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """The median with a distribution-free 95% interval from order statistics."""
+    x = np.sort(np.asarray(values))
+    n = len(x)
+    lo = max(0, math.floor(n / 2 - Z * math.sqrt(n) / 2))
+    hi = min(n - 1, math.ceil(n / 2 + Z * math.sqrt(n) / 2))
+    return float(np.median(x)), float(x[lo]), float(x[hi])
+
+
+def self_play_stats(rounds: pd.DataFrame, games: pd.DataFrame, players: int) -> dict:
+    """Pace, Assaf rate and first-seat advantage of one games dataset (self-play)."""
+    per_game = rounds.groupby("game").agg(turns=("turns", "sum"), rounds=("turns", "size"))
+    turns = _ratio_interval(per_game["turns"].to_numpy(), per_game["rounds"].to_numpy())
+    length = games["rounds"].to_numpy()
+    outcome = rounds["outcome"].astype(str)
+    calls = int(outcome.isin(["yaniv", "assaf"]).sum())
+    assafs = int((outcome == "assaf").sum())
+    assaf_low, assaf_high = wilson_interval(assafs, calls)
+    first = int((games["winner"] == 0).sum())
+    n = len(games)
+    first_low, first_high = wilson_interval(first, n)
+    return {
+        "games": n,
+        "rounds": len(rounds),
+        "turns": turns,
+        "length": _mean_interval(length),
+        "median": _median_interval(length),
+        "percentiles": np.percentile(length, [10, 25, 75, 90]),
+        "calls": calls,
+        "assafs": assafs,
+        "assaf": (assafs / calls if calls else 0.0, assaf_low, assaf_high),
+        "first_wins": first,
+        "first": (first / n, first_low, first_high),
+        "fair": 1 / players,
+    }
+
+
+# -- formatting -------------------------------------------------------------------------
+
+
+def _pct(estimate: tuple[float, float, float], digits: int = 1) -> str:
+    v, lo, hi = (100 * x for x in estimate)
+    return f"{v:.{digits}f}% ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def _num(estimate: tuple[float, float, float], digits: int = 1) -> str:
+    v, lo, hi = estimate
+    return f"{v:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def _pp(estimate: tuple[float, float, float]) -> str:
+    v, lo, hi = (100 * x for x in estimate)
+    return f"{v:+.1f} ({lo:+.1f} to {hi:+.1f})"
+
+
+# -- the section ------------------------------------------------------------------------
+
+
+def _skill(result) -> tuple[float, float, float]:
+    row = result.table.iloc[0]
+    return float(row.win_rate), float(row.win_low), float(row.win_high)
+
+
+def build(options: ReportOptions) -> Section:
+    players = table_players(options)
+    n_games = options.budget(2000, 200)
+    n_deals = options.budget(1000, 100)
+    n_tune = options.budget(250, 30)
+    sets = rule_sets(options.rules)
+    section = Section(
+        "Rule variants",
+        options.setup(
+            variations=f"thresholds {THRESHOLDS.start}-{THRESHOLDS.stop - 1} and the variants "
+            + ", ".join(VARIANT_NAMES)
+            + f" over {options.label} (nordic: the nordic preset)",
+            players=str(players),
+            games=f"{n_games:,} self-play games of {options.policy} per rule set",
+            skill=f"{SKILLED} vs {BASELINE}, {n_deals:,} duplicate deals per rule set",
+            tuning=f"{SKILLED}'s {TUNE_PARAM} over "
+            + ", ".join(f"{v:g}" for v in TUNE_VALUES)
+            + f", {n_tune:,} deals per value; a winner is checked on {n_tune:,} fresh deals",
+        ),
+    )
+    rows = []
+    for i, (label, rules) in enumerate(sets, 1):
+        options.say(f"variants: {label} ({i} of {len(sets)})")
+        data = options.games(players, options.policy, n_games, rules=rules)
+        stats = self_play_stats(data.rounds, data.games, players)
+        skill = compare(
+            [SKILLED, BASELINE],
+            rules,
+            players,
+            n_deals,
+            options.seed,
+            workers_for(options, n_deals * players),
+        )
+        row = {"label": label, "rules": rules, **stats, "skill": _skill(skill)}
+        row.update(_tuned(options, rules, players, n_deals, n_tune))
+        rows.append(row)
+
+    section.text(_takeaway(rows, players))
+    section.table(
+        _pace_table(rows),
+        f"Self-play of `{options.policy}` at {players} players, {n_games:,} games per rule set "
+        f"(seed {options.seed}). Rounds per game and turns per round: mean with 95% interval "
+        "(turns per round counted with each game as one sample); median game: "
+        "distribution-free 95% interval; Assaf per call and first seat: Wilson 95% intervals "
+        "over the calls and games shown.",
+    )
+    section.table(
+        _skill_table(rows, n_deals, n_tune),
+        f"`{SKILLED}` against `{BASELINE}` at {players} players in duplicate format "
+        f"({n_deals:,} deals per rule set, each played in all {players} seatings; fair share "
+        "50%; Wilson 95% intervals). Tuning: win share of each "
+        f"`{TUNE_PARAM}` value against `{BASELINE}` on {n_tune:,} deals; a value other than "
+        f"`{SKILLED}`'s own ({TUNE_DEFAULT:g}) counts only if it then beats `{SKILLED}` head "
+        f"to head on {n_tune:,} fresh deals (95% interval of the difference above 0).",
+    )
+    caption_tail = (
+        f"{players} players; self-play of `{options.policy}`, {n_games:,} games per rule set; "
+        f"variations over {options.label}; error bars are 95% intervals."
+    )
+    section.figure(
+        _threshold_figure(rows, options.rules.threshold),
+        "variants-thresholds",
+        f"Pace and Assaf rate by calling threshold. {caption_tail}",
+    )
+    section.figure(
+        _length_figure(rows),
+        "variants-game-length",
+        "Game length by rule set: bars span the middle 50% and 80% of games, the dot is "
+        f"the median with its 95% interval. {caption_tail}",
+    )
+    section.figure(
+        _skill_figure(rows, players),
+        "variants-skill-first-seat",
+        f"Left: `{SKILLED}`'s win share against `{BASELINE}` ({n_deals:,} duplicate deals "
+        "per rule set; open marks: with the tuned setting where tuning changed the answer). "
+        "Right: how much more often the seat that starts the game wins than its fair share "
+        f"({n_games:,} self-play games of `{options.policy}` per rule set). {players} players; "
+        f"variations over {options.label}; error bars are 95% intervals.",
+    )
+    return section
+
+
+def _tuned(options, rules: Rules, players: int, n_deals: int, n_tune: int) -> dict:
+    """Tune the risk limit; a clearly better value gets its own skill comparison."""
+    if not rules.assaf:
+        return {"tuning": "not tuned: without Assaf every call succeeds", "tuned": None}
+    result = tune(
+        SKILLED,
+        TUNE_PARAM,
+        list(TUNE_VALUES),
+        against=[BASELINE],
+        rules=rules,
+        players=players,
+        games=n_tune,
+        seed=options.seed,
+        workers=workers_for(options, n_tune * players),
+    )
+    best = result.best
+    curve = ", ".join(
+        f"{r.value:g}: {100 * r.win_rate:.0f}% ({100 * r.win_low:.0f}–{100 * r.win_high:.0f})"
+        for r in result.curve.itertuples()
+    )
+    if best["value"] == TUNE_DEFAULT:
+        return {"tuning": f"{curve}; own value best", "tuned": None}
+    spec = best["spec"]
+    check = compare(
+        [spec, SKILLED],
+        rules,
+        players,
+        n_tune,
+        options.seed + 1,
+        workers_for(options, n_tune * players),
+    )
+    pair = check.pairs.iloc[0]
+    if pair.low <= 0:
+        return {
+            "tuning": f"{curve}; {best['value']:g} not clearly better head to head "
+            f"({100 * pair.difference:+.1f} pp, {100 * pair.low:+.1f} to "
+            f"{100 * pair.high:+.1f})",
+            "tuned": None,
+        }
+    again = compare(
+        [spec, BASELINE],
+        rules,
+        players,
+        n_deals,
+        options.seed,
+        workers_for(options, n_deals * players),
+    )
+    return {
+        "tuning": f"{curve}; {best['value']:g} beats {SKILLED} head to head by "
+        f"{100 * pair.difference:+.1f} pp ({100 * pair.low:+.1f} to {100 * pair.high:+.1f})",
+        "tuned": _skill(again),
+        "tuned_value": float(best["value"]),
+    }
+
+
+def _pace_table(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rule set": [r["label"] for r in rows],
+            "games": [f"{r['games']:,}" for r in rows],
+            "rounds": [f"{r['rounds']:,}" for r in rows],
+            "turns per round (95%)": [_num(r["turns"]) for r in rows],
+            "rounds per game (95%)": [_num(r["length"]) for r in rows],
+            "median game, rounds (95%)": [_num(r["median"], 0) for r in rows],
+            "calls": [f"{r['calls']:,}" for r in rows],
+            "Assaf per call (95%)": [_pct(r["assaf"]) for r in rows],
+            "first seat wins (95%)": [_pct(r["first"]) for r in rows],
+            "fair share": [f"{100 * r['fair']:.1f}%" for r in rows],
+        }
+    )
+
+
+def _skill_table(rows: list[dict], n_deals: int, n_tune: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rule set": [r["label"] for r in rows],
+            "deals": [f"{n_deals:,}" for _ in rows],
+            f"{SKILLED} wins vs {BASELINE} (95%)": [_pct(r["skill"]) for r in rows],
+            f"{TUNE_PARAM} tuning ({n_tune:,} deals per value)": [r["tuning"] for r in rows],
+            "with tuned setting (95%)": [
+                f"{TUNE_PARAM}={r['tuned_value']:g}: {_pct(r['tuned'])}"
+                if r["tuned"] is not None
+                else "same as above"
+                for r in rows
+            ],
+        }
+    )
+
+
+def _errorbar(ax, x, estimates, **kwargs):
+    est = np.asarray(estimates, dtype=np.float64)
+    ax.errorbar(
+        x, est[:, 0], yerr=[est[:, 0] - est[:, 1], est[:, 2] - est[:, 0]], capsize=3, **kwargs
+    )
+
+
+def _threshold_figure(rows: list[dict], base: int):
+    series = [r for r in rows if r["label"].startswith("threshold")]
+    x = [r["rules"].threshold for r in series]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    panels = [
+        ("turns", 1, "turns per round", "Turns per round"),
+        ("length", 1, "rounds per game", "Rounds per game"),
+        ("assaf", 100, "Assaf rate (% of calls)", "Assaf rate per call"),
+    ]
+    for ax, (key, scale, ylabel, title) in zip(axes, panels, strict=True):
+        _errorbar(ax, x, [[scale * v for v in r[key]] for r in series], marker="o")
+        ax.axvline(base, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("calling threshold (hand points)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.set_xticks(x)
+        ax.grid(alpha=0.3)
+    fig.suptitle("How the calling threshold changes the game (dotted line: base rules)")
+    fig.tight_layout()
+    return fig
+
+
+def _length_figure(rows: list[dict]):
+    fig, ax = plt.subplots(figsize=(8, 0.38 * len(rows) + 1.2))
+    y = np.arange(len(rows))[::-1]
+    for yi, r in zip(y, rows, strict=True):
+        p10, p25, p75, p90 = r["percentiles"]
+        ax.plot([p10, p90], [yi, yi], color="tab:blue", lw=2, alpha=0.4)
+        ax.plot([p25, p75], [yi, yi], color="tab:blue", lw=7, alpha=0.6)
+    med = np.array([r["median"] for r in rows])
+    ax.errorbar(
+        med[:, 0],
+        y,
+        xerr=[med[:, 0] - med[:, 1], med[:, 2] - med[:, 0]],
+        fmt="o",
+        color="black",
+        capsize=3,
+        label="median (95% interval)",
+    )
+    ax.set_yticks(y)
+    ax.set_yticklabels([r["label"] for r in rows])
+    ax.set_xlabel("game length (rounds per game)")
+    ax.set_title("How long a game lasts under each rule set")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def _skill_figure(rows: list[dict], players: int):
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.38 * len(rows) + 1.6), sharey=True)
+    y = np.arange(len(rows))[::-1]
+    skill = np.array([r["skill"] for r in rows]) * 100
+    left.errorbar(
+        skill[:, 0],
+        y,
+        xerr=[skill[:, 0] - skill[:, 1], skill[:, 2] - skill[:, 0]],
+        fmt="o",
+        capsize=3,
+        label=f"{SKILLED} as preset",
+    )
+    tuned = [(yi, r) for yi, r in zip(y, rows, strict=True) if r["tuned"] is not None]
+    if tuned:
+        t = np.array([r["tuned"] for _, r in tuned]) * 100
+        left.errorbar(
+            t[:, 0],
+            [yi - 0.25 for yi, _ in tuned],
+            xerr=[t[:, 0] - t[:, 1], t[:, 2] - t[:, 0]],
+            fmt="o",
+            mfc="white",
+            capsize=3,
+            label=f"{SKILLED} with tuned {TUNE_PARAM}",
+        )
+    left.axvline(50, color="grey", lw=0.8, ls=":")
+    left.set_xlabel(f"{SKILLED}'s win share against {BASELINE} (%)")
+    left.set_title("How much skill matters")
+    left.legend(loc="lower left", fontsize="small")
+    first = np.array([[v - r["fair"] for v in r["first"]] for r in rows]) * 100
+    right.errorbar(
+        first[:, 0],
+        y,
+        xerr=[first[:, 0] - first[:, 1], first[:, 2] - first[:, 0]],
+        fmt="s",
+        color="tab:red",
+        capsize=3,
+    )
+    right.axvline(0, color="grey", lw=0.8, ls=":")
+    right.set_xlabel(f"first seat's win rate minus fair share {100 / players:.0f}% (points)")
+    right.set_title("First-seat advantage")
+    for ax in (left, right):
+        ax.grid(axis="x", alpha=0.3)
+    left.set_yticks(y)
+    left.set_yticklabels([r["label"] for r in rows])
+    fig.tight_layout()
+    return fig
+
+
+def _takeaway(rows: list[dict], players: int) -> str:
+    by_length = sorted(rows, key=lambda r: r["length"][0])
+    fast, slow = by_length[0], by_length[-1]
+    thresholds = [r for r in rows if r["label"].startswith("threshold")]
+    low_t, high_t = thresholds[0], thresholds[-1]
+    lines = [
+        f"At {players} players the quickest games are under **{fast['label']}** "
+        f"({fast['length'][0]:.1f} rounds on average) and the longest under "
+        f"**{slow['label']}** ({slow['length'][0]:.1f} rounds). Raising the threshold from "
+        f"{low_t['rules'].threshold} to {high_t['rules'].threshold} takes a round from "
+        f"{low_t['turns'][0]:.0f} to {high_t['turns'][0]:.0f} turns and the Assaf rate from "
+        f"{100 * low_t['assaf'][0]:.0f}% to {100 * high_t['assaf'][0]:.0f}% of calls."
+    ]
+    ahead = [r["label"] for r in rows if r["first"][1] > r["fair"]]
+    behind = [r["label"] for r in rows if r["first"][2] < r["fair"]]
+    if ahead or behind:
+        parts = []
+        if ahead:
+            parts.append(
+                "the player who starts the game wins more than their share under "
+                + ", ".join(ahead)
+            )
+        if behind:
+            parts.append("less than their share under " + ", ".join(behind))
+        lines.append(
+            "Going first matters: " + "; ".join(parts) + f". With {len(rows)} rule sets "
+            f"tested, about {len(rows) / 20:.1f} such results are expected by chance alone, so "
+            "a single one is a hint rather than proof."
+        )
+    else:
+        lines.append(
+            "Going first makes no difference we can tell apart from chance under any of "
+            "these rule sets."
+        )
+    by_skill = sorted(rows, key=lambda r: r["skill"][0])
+    lines.append(
+        f"Skill counts most under **{by_skill[-1]['label']}** ({SKILLED} wins "
+        f"{100 * by_skill[-1]['skill'][0]:.0f}% against {BASELINE}) and least under "
+        f"**{by_skill[0]['label']}** ({100 * by_skill[0]['skill'][0]:.0f}%)."
+    )
+    changed = [r for r in rows if r["tuned"] is not None]
+    if changed:
+        lines.append(
+            f"Tuning {SKILLED}'s risk limit clearly helped under "
+            + ", ".join(f"{r['label']} ({TUNE_PARAM}={r['tuned_value']:g})" for r in changed)
+            + "; the table shows both results."
+        )
+    else:
+        lines.append(
+            f"Retuning {SKILLED}'s risk limit for each rule set found no value clearly better "
+            "than its own, so the comparison uses the preset throughout."
+        )
+    return " ".join(lines)
