@@ -106,3 +106,25 @@ def test_exported_table_plays_back_the_verdicts(tmp_path):
     base = policy_vector("best:max_risk=0.2,table=1")
     changed = np.flatnonzero(vector != base)
     assert sorted(changed) == sorted([table_index(4, 2, 0), table_index(6, 1, 2)])
+
+
+def test_verdicts_agree_with_head_to_head_play(tmp_path):
+    # corrections of best's clear mistakes win against best; the table's verdicts
+    # turned upside down lose badly: the branches' verdicts hold up in play
+    from yaniv_sim.analysis.decision_table import corrections
+    from yaniv_sim.compare import compare
+    from yaniv_sim.engine._specs import canonical_spec
+
+    run = simulate(Rules(), 3, "best", games=1500, seed=21, out=tmp_path / "d", workers=2,
+                   branches=True, branch_games=50)  # fmt: skip
+    points = with_gains(open_dataset(run.path).decisions)
+    points = points[points["opponents"] == 2]
+    fixed = export_policy(corrections(points), "best", tmp_path / "fixed.toml")
+    table = decision_table(points)
+    flip = {"call": "wait", "wait": "call", "too close": "too close", "too few": "too few"}
+    flipped = table.assign(verdict=table["verdict"].map(flip))
+    upside = export_policy(flipped, "best", tmp_path / "flipped.toml")
+    better = compare([canonical_spec(str(fixed)), "best"], Rules(), 3, 1000, seed=99, workers=2)
+    assert better.pairs.iloc[0]["low"] > 0
+    worse = compare([canonical_spec(str(upside)), "best"], Rules(), 3, 300, seed=99, workers=2)
+    assert worse.pairs.iloc[0]["high"] < 0

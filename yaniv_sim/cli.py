@@ -422,7 +422,7 @@ def _player_counts(text: str) -> tuple[int, ...]:
 @click.option("--policy", default="best", show_default=True, metavar="SPEC",
               help="The policy whose play the Assaf-risk and calling sections study.")  # fmt: skip
 @click.option("--games", type=click.IntRange(10), default=None,
-              help="Games per table size for the calling sections (default 4,000; 400 with "
+              help="Games per table size for the calling sections (default 3,000; 300 with "
                    "--quick); the other sections scale with it.")  # fmt: skip
 @click.option("--quick", is_flag=True, help="A small run: about two minutes, wider intervals.")
 @seed_option

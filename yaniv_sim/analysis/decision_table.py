@@ -34,7 +34,14 @@ from scipy import stats
 from yaniv_sim.analysis.assaf_risk import turn_band
 from yaniv_sim.engine._heuristic import TABLE_CARDS
 
-__all__ = ["VERDICTS", "decision_table", "export_policy", "rule_of_thumb", "with_gains"]
+__all__ = [
+    "VERDICTS",
+    "corrections",
+    "decision_table",
+    "export_policy",
+    "rule_of_thumb",
+    "with_gains",
+]
 
 VERDICTS = ("call", "wait", "too close", "too few")
 BRANCH_COLUMNS = ("points_if_call", "points_if_wait", "others_if_call", "others_if_wait")
@@ -124,6 +131,39 @@ def decision_table(
     return table[columns].astype({"win_n": np.int64, "n": np.int64})
 
 
+def corrections(
+    decisions: pd.DataFrame, by=("hand_value", "fewest", "band"), min_points=50
+) -> pd.DataFrame:
+    """Where the policy that made the data should decide the other way, cell by cell.
+
+    A call table cell set to 1 changes only the positions where the policy
+    waited, and a cell set to 0 only those where it called. So each cell is
+    judged on the positions it would change: ``call`` if, among the points
+    where the policy waited, the gain of calling has a 95% interval above 0;
+    ``wait`` if, among the points where it called, the interval lies below
+    0 (if both, the larger total gain wins); ``keep`` otherwise. Exported with
+    :func:`export_policy`, this is the policy with its clear mistakes
+    corrected. Give one number of opponents at a time.
+    """
+    d = with_gains(decisions) if "gain" not in decisions.columns else decisions
+    keys = list(by)
+    waited = decision_table(d[~d["called"]], by=by, min_points=min_points)
+    called = decision_table(d[d["called"]], by=by, min_points=min_points)
+    cols = [*keys, "n", "gain", "gain_low", "gain_high", "verdict"]
+    suffixes = ("_waited", "_called")
+    table = waited[cols].merge(called[cols], on=keys, how="outer", suffixes=suffixes)
+    call = (table["verdict_waited"] == "call").to_numpy()
+    wait = (table["verdict_called"] == "wait").to_numpy()
+    gain_call = (table["n_waited"] * table["gain_waited"]).fillna(0).to_numpy()
+    gain_wait = (-table["n_called"] * table["gain_called"]).fillna(0).to_numpy()
+    verdict = np.where(call & (~wait | (gain_call >= gain_wait)), "call",
+                       np.where(wait, "wait", "keep"))  # fmt: skip
+    table["verdict"] = verdict
+    for c in ("n_waited", "n_called"):
+        table[c] = table[c].fillna(0).astype(np.int64)
+    return table.sort_values(keys, ignore_index=True)
+
+
 def rule_of_thumb(table: pd.DataFrame, opponents: int) -> str:
     """A sentence a player can remember, from a table by (hand value, fewest) for one count.
 
@@ -168,6 +208,11 @@ def export_policy(table: pd.DataFrame, policy: str, path: Path) -> Path:
     the default 0.5, so ``policy`` itself decides there. ``table`` has
     ``hand_value``, ``fewest``, ``band`` and ``verdict`` for one table size.
     """
+    if table.duplicated(["hand_value", "fewest", "band"]).any():
+        raise ValueError(
+            "export_policy: the table has several rows per cell; give one number of "
+            "opponents (filter on the opponents column)"
+        )
     name, _, rest = policy.partition(":")
     params = [item.strip() for item in rest.split(",") if item.strip()]
     lines = [

@@ -49,7 +49,7 @@ class ReportOptions:
     # games with counterfactual branches, shared by the Assaf-risk and
     # when-to-call sections: (full, quick) games per table size, and one
     # game in BRANCH_GAMES is played on to its end both ways
-    DECISION_GAMES = (4000, 400)
+    DECISION_GAMES = (3000, 300)
     BRANCH_GAMES = 8
 
     def decision_data(self, players: int) -> Dataset:

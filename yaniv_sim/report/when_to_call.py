@@ -12,6 +12,7 @@ from matplotlib.colors import ListedColormap
 
 from yaniv_sim.analysis.assaf_risk import BAND_NAMES
 from yaniv_sim.analysis.decision_table import (
+    corrections,
     decision_table,
     export_policy,
     rule_of_thumb,
@@ -24,12 +25,16 @@ from yaniv_sim.report.document import Section
 
 TITLE = "When should I call Yaniv?"
 FEWEST_SHOWN = 5  # the chart pools "5 or more cards"
-PLAYBACK_DEALS = (2000, 200)
+PLAYBACK_DEALS = (1500, 150)
 COLOURS = {"call": "#4c9f50", "wait": "#c8553d", "too close": "#d9d9d9", "too few": "#ffffff"}
 
 
 def _signed(value, low, high) -> str:
     return f"{value:+.2f} ({low:+.2f} to {high:+.2f})"
+
+
+def _signed_pct(value, low, high) -> str:
+    return f"{value:+.2%} ({low:+.2%} to {high:+.2%})"
 
 
 def _rate(value, low, high) -> str:
@@ -158,45 +163,77 @@ def build(options: ReportOptions) -> Section:
         "band (turns 0–9, 10–19, 20+ of the round), is in `decision-table.csv` beside this "
         "report."
     )
-    # play the table back as a policy against the policy that produced it
+    # play the tables back as policies against the policy that produced the data
     deals = options.budget(*PLAYBACK_DEALS)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for players in options.players:
-            cells = full[full["opponents"] == players - 1]
-            name = f"call-table-{players}p.toml"
-            path = export_policy(cells, options.policy, Path(tmp) / name)
-            section.attach(name, path.read_text(encoding="utf-8"))
-            spec = canonical_spec(str(path))
-            options.say(f"{players} players: call table against {options.policy}, {deals:,} deals")
-            result = compare([spec, options.policy], options.rules, players, deals, options.seed,
-                             options.workers)  # fmt: skip
-            pair = result.pairs.iloc[0]
-            t = result.table
-            rows.append({
-                "players": players,
-                "deals": f"{deals:,}",
-                "table policy wins": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
-                f"{options.policy} wins": _rate(t.win_rate[1], t.win_low[1], t.win_high[1]),
-                "difference": f"{pair.difference:+.2%} ({pair.low:+.2%} to {pair.high:+.2%})",
-                "p (table better)": f"{pair.p_value:.2g}",
-                "mean round score, table vs policy": (
-                    f"{t.mean_round_score[0]:.2f} vs {t.mean_round_score[1]:.2f}"
-                ),
-            })  # fmt: skip
+            mine = points[(points["players"] == players) & (points["opponents"] == players - 1)]
+            tables = {
+                "decision table": (f"call-table-{players}p.toml",
+                                   full[full["opponents"] == players - 1]),
+                "corrected policy": (f"corrected-{players}p.toml", corrections(mine)),
+            }  # fmt: skip
+            for kind, (name, cells) in tables.items():
+                path = export_policy(cells, options.policy, Path(tmp) / name)
+                section.attach(name, path.read_text(encoding="utf-8"))
+                changed = int(cells["verdict"].isin(["call", "wait"]).sum())
+                if changed == 0:
+                    rows.append({"players": players,
+                                 "played back": f"{kind} (`{name}`): no cell set, it plays "
+                                                f"as {options.policy}",
+                                 "deals": "–", "its win rate": "–", f"{options.policy}'s": "–",
+                                 "difference": "–", "p (better)": "–",
+                                 "mean round score": "–"})  # fmt: skip
+                    continue
+                options.say(f"{players} players: {kind} against {options.policy}, {deals:,} deals")
+                result = compare([canonical_spec(str(path)), options.policy], options.rules,
+                                 players, deals, options.seed, options.workers)  # fmt: skip
+                pair = result.pairs.iloc[0]
+                t = result.table
+                rows.append({
+                    "players": players,
+                    "played back": f"{kind} (`{name}`, {changed} cells set)",
+                    "deals": f"{deals:,}",
+                    "its win rate": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
+                    f"{options.policy}'s": _rate(t.win_rate[1], t.win_low[1], t.win_high[1]),
+                    "difference": _signed_pct(pair.difference, pair.low, pair.high),
+                    "p (better)": f"{pair.p_value:.2g}",
+                    "mean round score": (
+                        f"{t.mean_round_score[0]:.2f} vs {t.mean_round_score[1]:.2f}"
+                    ),
+                })  # fmt: skip
     playback = pd.DataFrame(rows)
     section.text(
-        f"**Playing the table back.** Each table size's verdicts were exported as a policy "
-        f"file (`call-table-<N>p.toml` beside this report): {options.policy} with its call "
-        "table switched on, calling where the verdict is call and waiting where it is wait; "
-        f"elsewhere {options.policy} decides. It then played {options.policy} in duplicate "
-        "games (same deals, every seating), a direct check of whether the verdicts hold up "
-        "in play:"
+        f"**Playing the tables back.** Two policy files per table size are written beside "
+        f"this report, each {options.policy} with its call table switched on, and each "
+        f"played against {options.policy} itself in duplicate games (same deals, every "
+        "seating):"
+    )
+    section.text(
+        "- `call-table-<N>p.toml` forces the verdicts above: call in every *call* cell, "
+        f"wait in every *wait* cell, {options.policy} decides elsewhere. A verdict pools "
+        "every position of its cell, so forcing it also overrides the policy in the "
+        "positions of that cell it judges differently (an opponent known to hold a joker, "
+        "say); this can cost more than it gains.\n"
+        "- `corrected-<N>p.toml` changes only the policy's clear mistakes: a cell is set to "
+        "call when, among the positions where the policy waited, calling was better with "
+        "95% confidence, and to wait when, among those where it called, waiting was. Those "
+        "are exactly the positions the cell changes."
     )
     section.table(
         playback,
-        "Game win rate of the table-driven policy against the policy that produced the data; "
-        "difference with 95% paired interval and one-sided p-value. Rules: "
-        f"{options.label}.",
+        "Game win rate of each played-back policy against the policy that produced the "
+        "data (fair share 50%); difference with its 95% paired interval and the one-sided "
+        f"p-value for 'better'. Rules: {options.label}.",
     )
+    fixed = playback[playback["played back"].str.startswith("corrected")]
+    fixed = fixed[fixed["difference"] != "–"]
+    if len(fixed):
+        section.text(
+            "Takeaway: correcting the policy's clear calling mistakes changes its win rate "
+            "against itself by "
+            + "; ".join(f"{r.difference} at {r.players} players" for r in fixed.itertuples())
+            + "."
+        )
     return section
