@@ -105,7 +105,14 @@ PRESETS: dict[str, dict[str, float]] = {
     "risk-aware": {"max_risk": 0.2},
     "combo-keeper": {"keep": 0.3, "pile_combo": 1},
     "pile-picker": {"pile_at": 3, "pile_combo": 1},
-    "milestone-hunter": {"max_risk": 0.2, "milestone": 1},  # risk-aware, aiming at milestones
+    # risk-aware, aiming at milestones: calls when an Assaf lands on one, does not call away
+    # a hand that lands on one when caught, and discards toward such a hand
+    "milestone-hunter": {
+        "max_risk": 0.2,
+        "milestone": 1,
+        "milestone_wait": 0.02,
+        "milestone_slack": 1,
+    },
     "risk-table": {
         "risk_table": 1,
         **dict(
