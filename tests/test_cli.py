@@ -45,6 +45,15 @@ def test_rules_from_a_toml_file(tmp_path):
     assert "4 players: 1 deck(s) of 54 cards" in result.output
 
 
+def test_tune_optimizes_several_parameters():
+    result = run("tune", "heuristic", "--param", "call_at", "--range", "3..7", "--param",
+                 "max_risk", "--range", "0.05..0.5", "--method", "optimize", "--evaluations",
+                 "3", "--players", "2", "--games", "40", "--workers", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "scipy.optimize: 3 settings, in the order tried" in result.output
+    assert "best: heuristic:call_at=" in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
@@ -189,6 +198,18 @@ def test_tune_shows_the_curve_and_the_best_value():
         (["tune", "best", "--param", "nerve", "--values", "1,2"], ["unknown parameter 'nerve'"]),
         (["tune", "best", "--param", "call_at", "--values", "x"], ["--values 'x'"]),
         (["tune", "best", "--param", "call_at", "--values", "7..3"], ["--values '7..3'"]),
+        (["tune", "best", "--param", "call_at", "--values", "16"], ["outside its range 0 to 15"]),
+        (["tune", "best", "--param", "call_at", "--param", "keep", "--values", "3"],
+         ["2 --param but 1 --values"]),
+        (["tune", "best", "--param", "keep", "--range", "0..1"], ["--range is for --method"]),
+        (["tune", "best", "--param", "keep", "--method", "optimize", "--values", "1"],
+         ["--values is for --method grid"]),
+        (["tune", "best", "--param", "keep", "--param", "call_at", "--method", "optimize",
+          "--range", "0..1"], ["2 --param but 1 --range"]),
+        (["tune", "best", "--param", "keep", "--method", "optimize", "--range", "1..0"],
+         ["--range '1..0'"]),
+        (["tune", "best", "--param", "keep", "--method", "optimize", "--range", "0..9"],
+         ["outside its allowed range 0 to 5"]),
     ],
 )  # fmt: skip
 def test_compare_and_tune_user_errors(args, fragments):

@@ -73,6 +73,68 @@ def test_milestone_hunter_calls_when_even_an_assaf_lands_on_a_milestone():
     assert not pos.calls("heuristic:call_at=3")
 
 
+def test_hold_jokers_keeps_jokers_while_a_joker_free_set_exists():
+    # the run 5D JK 7D (12 points) outscores the queen; holding jokers throws the queen
+    pos = Position(STANDARD, "5D 7D JK QC", [(5, ""), (5, "")])
+    assert "JK" in pos.discards("heuristic")
+    assert pos.discards("heuristic:hold_jokers=1") == "QC"
+    # nothing but jokers: a joker must go
+    only = Position(STANDARD, "JK JK", [(5, ""), (5, "")])
+    assert "JK" in only.discards("heuristic:hold_jokers=1")
+
+
+# every low card on the dead pile: no opponent can hold 4 or less, so calling at 4 is safe
+LOW_CARDS = "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D"
+
+
+def test_milestone_wait_waits_when_being_caught_would_land_on_a_milestone():
+    # 45 + a hand of 5: caught, the seat would land on 50 and drop to 25
+    risky = Position(STANDARD, "2S 3D", [(1, ""), (5, "")], totals=[45, 0, 0])
+    assert risky.calls("heuristic")
+    assert not risky.calls("heuristic:milestone_wait=0.05")
+    assert not risky.calls("heuristic:milestone_wait=-1")
+    # not on a milestone (45 + 6 = 51): the parameter changes nothing
+    off = Position(STANDARD, "2S 4D", [(1, ""), (5, "")], totals=[45, 0, 0])
+    assert off.calls("heuristic:milestone_wait=0.05")
+    # a call with no Assaf risk at all still goes ahead at 0, not at -1
+    safe = Position(STANDARD, "4C JK", [(5, ""), (5, "")], dead=LOW_CARDS, totals=[46, 0, 0])
+    assert safe.calls("heuristic:milestone_wait=0")
+    assert not safe.calls("heuristic:milestone_wait=-1")
+
+
+def test_milestone_slack_steers_the_discard_onto_a_milestone():
+    # total 40: throwing the 9C (one point less than the KS) leaves 10, and 40 + 10 = 50
+    pos = Position(STANDARD, "KS 9C", [(5, ""), (5, "")], totals=[40, 0, 0])
+    assert pos.discards("heuristic") == "KS"
+    assert pos.discards("heuristic:milestone_slack=1") == "9C"
+    assert pos.discards("heuristic:milestone_slack=0.5") == "KS"
+    # from 41 no discard lands: the slack changes nothing
+    far = Position(STANDARD, "KS 9C", [(5, ""), (5, "")], totals=[41, 0, 0])
+    assert far.discards("heuristic:milestone_slack=1") == "KS"
+
+
+THEFT = Rules.preset("standard", ["milestone-theft"])
+
+
+def test_theft_margin_calls_more_eagerly_when_a_landing_would_charge_another_leader():
+    # seat 2 (total 18, five unknown cards worth about 31) is one hand away from 50;
+    # if it lands, seat 1 (total 10, the leader) pays 30, not seat 0
+    totals = [30, 10, 18]
+    pos = Position(THEFT, "3S 4D", [(5, ""), (5, "")], totals=totals)
+    cautious = "heuristic:call_at=5"
+    assert not pos.calls(cautious)
+    assert pos.calls(cautious + ",theft_margin=2")
+    # without theft, or with the seat itself leading (it would pay), no extra eagerness
+    assert not Position(STANDARD, "3S 4D", [(5, ""), (5, "")], totals=totals).calls(
+        cautious + ",theft_margin=2"
+    )
+    leading = Position(THEFT, "3S 4D", [(5, ""), (5, "")], totals=[5, 10, 18])
+    assert not leading.calls(cautious + ",theft_margin=2")
+    # nobody near a milestone: no pressure
+    calm = Position(THEFT, "3S 4D", [(5, ""), (5, "")], totals=[30, 10, 30])
+    assert not calm.calls(cautious + ",theft_margin=2")
+
+
 def test_call_table_plays_back_a_decision_table(tmp_path):
     # wait at 6 while an opponent holds two cards or fewer, early in the round
     cells = ",".join(f"call_v6_c{c}_t0=0" for c in (1, 2))

@@ -372,31 +372,61 @@ def compare_command(policies, rules, players, games, seed, workers, sequential, 
 
 @main.command("tune")
 @click.argument("policy")
-@click.option("--param", required=True, help="The parameter to search, e.g. call_at.")
-@click.option("--values", "values_text", required=True, metavar="LIST|A..B",
-              help="Values to try: 3,4,5 or 3..7.")  # fmt: skip
+@click.option("--param", "params", required=True, multiple=True,
+              help="A parameter to search, e.g. call_at; repeat for several.")  # fmt: skip
+@click.option("--values", "values_texts", multiple=True, metavar="LIST|A..B",
+              help="Grid: values to try, 3,4,5 or 3..7; one --values per --param.")  # fmt: skip
+@click.option("--range", "range_texts", multiple=True, metavar="LOW..HIGH",
+              help="Optimize: the range to search, e.g. 0.02..0.3; one per --param "
+              "[default: the parameter's whole range].")  # fmt: skip
+@click.option("--method", type=click.Choice(["grid", "optimize"]), default="grid",
+              show_default=True,
+              help="grid: every combination of the values; optimize: scipy.optimize.")  # fmt: skip
+@click.option("--evaluations", type=click.IntRange(1), default=20, show_default=True,
+              help="With --method optimize: the most settings to play.")  # fmt: skip
 @click.option("--against", multiple=True, default=("max-shed",), show_default=True,
               metavar="SPEC", help="The field of opponents, repeatable.")  # fmt: skip
 @rules_options
 @players_option
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
-              help="Duplicate deals per value.")  # fmt: skip
+              help="Duplicate deals per setting.")  # fmt: skip
 @seed_option
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes [default: all cores].")  # fmt: skip
 @_user_errors
-def tune_command(policy, param, values_text, against, rules, players, games, seed, workers):
-    """Search one parameter of a policy for the best game win rate, with intervals.
+def tune_command(policy, params, values_texts, range_texts, method, evaluations, against, rules,
+                 players, games, seed, workers):  # fmt: skip
+    """Search parameters of a policy for the best game win rate, with intervals.
 
-    Each value plays the same deals against the same field in duplicate format.
+    Each setting plays the same deals against the same field in duplicate
+    format, so the win rate is a deterministic function of the setting. A
+    grid plays every combination of the values; --method optimize lets
+    scipy.optimize search the ranges (integer parameters rounded, each
+    setting played once).
 
-    Example: yaniv-sim tune heuristic --param call_at --values 0..7 --players 4
+    Example: yaniv-sim tune best --param max_risk --range 0.02..0.3 --method optimize
     """
-    from yaniv_sim.tune import parse_values, tune
+    from yaniv_sim.tune import parse_range, parse_values, tune
 
-    values = parse_values(values_text)
-    result = tune(policy, param, values, against=list(against), rules=rules, players=players,
-                  games=games, seed=seed, workers=workers)  # fmt: skip
+    if method == "grid":
+        if range_texts:
+            raise ValueError("--range is for --method optimize; a grid takes --values")
+        if len(values_texts) != len(params):
+            raise ValueError(f"{len(params)} --param but {len(values_texts)} --values; "
+                             "give one --values for each --param, in the same order")  # fmt: skip
+        values = [parse_values(text) for text in values_texts]
+        ranges = None
+    else:
+        if values_texts:
+            raise ValueError("--values is for --method grid; optimize takes --range LOW..HIGH")
+        if range_texts and len(range_texts) != len(params):
+            raise ValueError(f"{len(params)} --param but {len(range_texts)} --range; "
+                             "give one --range for each --param, in the same order")  # fmt: skip
+        values = None
+        ranges = [parse_range(text) for text in range_texts] or None
+    result = tune(policy, list(params), values, against=list(against), rules=rules,
+                  players=players, games=games, seed=seed, workers=workers, method=method,
+                  ranges=ranges, evaluations=evaluations)  # fmt: skip
     click.echo(str(result))
 
 

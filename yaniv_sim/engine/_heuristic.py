@@ -16,6 +16,12 @@ Assaf risk
     The chance that some opponent holds at most the caller's value, with each
     opponent's unknown cards taken as a random draw from the unseen cards
     (exact per opponent, opponents combined as if independent).
+landing
+    A positive round score that brings a total exactly onto a milestone
+    total; the total is then lowered (and, with milestone theft, the leaders
+    are charged).
+leader
+    A player still in the game with the lowest running total.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from yaniv_sim.engine._layout import (
     R_MILESTONES,
     R_N_MILESTONES,
     R_SET_DRAW_ENDS,
+    R_THEFT,
     R_THRESHOLD,
 )
 
@@ -83,6 +90,11 @@ H_MILESTONE = 32
 H_LIMIT_MARGIN = 33
 H_PROTECT = 34
 H_TABLE = 35  # 1: also consult the call table below
+H_HOLD_JOKERS = 36
+H_MILESTONE_WAIT = 37  # acceptable Assaf risk when being caught would land on a milestone
+H_MILESTONE_SLACK = 38
+H_THEFT_MARGIN = 39
+THEFT_NEAR = 3  # an opponent's guessed total within this of a milestone "could land"
 # call table: call (1) or wait (0) by own hand value 0..15, fewest cards an
 # opponent holds 1..7 and turn band (turns played: 0-9, 10-19, 20+)
 TABLE_VALUES = 16
@@ -231,6 +243,61 @@ def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
     return 1.0 - p_none
 
 
+@njit(inline="always")
+def _is_milestone(rp, total):
+    """Whether ``total`` is one of the rules' milestone totals."""
+    for m in range(rp[R_N_MILESTONES]):  # noqa: SIM110  (no generators in numba kernels)
+        if total == rp[R_MILESTONES + 2 * m]:
+            return True
+    return False
+
+
+@njit
+def _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, penalty):
+    """Whether a landing at this round's end would charge a leader other than ``seat``.
+
+    True when the seat's own Assaf would land on a milestone while an
+    opponent leads, or when some opponent's guessed hand (known pickups at
+    their value, each unknown card at the mean unseen value) would bring
+    their total within ``THEFT_NEAR`` of a milestone while the players who
+    would pay (the lowest totals among the others) do not include the seat.
+    Uses ``cand[2]`` as scratch.
+    """
+    seats = hand_n.shape[0]
+    own = totals[seat]
+    opponent_leads = False
+    for o in range(seats):
+        if o != seat and hand_n[o] > 0 and totals[o] < own:
+            opponent_leads = True
+    if opponent_leads and _is_milestone(rp, own + penalty):
+        return True
+    counts = cand[2]
+    unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+    mean = 0.0
+    for v in range(11):
+        mean += v * counts[v]
+    mean /= max(unseen, 1)
+    for o in range(seats):
+        if o == seat or hand_n[o] == 0:
+            continue
+        known, known_value = _known_cards(hands, taken, hand_n, o)
+        guess = totals[o] + known_value + (hand_n[o] - known) * mean
+        near = False
+        for m in range(rp[R_N_MILESTONES]):
+            if abs(guess - rp[R_MILESTONES + 2 * m]) <= THEFT_NEAR:
+                near = True
+        if not near:
+            continue
+        # if o lands, the lowest totals among everyone else pay
+        lowest = own
+        for p in range(seats):
+            if p != o and hand_n[p] > 0:
+                lowest = min(lowest, totals[p])
+        if own > lowest:
+            return True
+    return False
+
+
 @njit
 def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand):
     """Whether the heuristic at ``seat`` calls now (asked only when it may)."""
@@ -238,10 +305,8 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
     if not rp[R_ASSAF]:
         return True
     penalty = rp[R_ASSAF_PENALTY] + (value if rp[R_ASSAF_ADDS_HAND] else 0)
-    if pol[seat, H_MILESTONE] > 0:
-        for m in range(rp[R_N_MILESTONES]):
-            if totals[seat] + penalty == rp[R_MILESTONES + 2 * m]:
-                return True  # even an Assaf would land exactly on a milestone
+    if pol[seat, H_MILESTONE] > 0 and _is_milestone(rp, totals[seat] + penalty):
+        return True  # even an Assaf would land exactly on a milestone
     call_at = min(pol[seat, H_CALL_AT], rp[R_THRESHOLD])
     fewest = 99
     low_pickup = False
@@ -270,6 +335,12 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         call_at -= pol[seat, H_LATE_MARGIN]
     if totals[seat] + penalty > rp[R_LIMIT]:
         call_at -= pol[seat, H_LIMIT_MARGIN]
+    if (
+        rp[R_THEFT]
+        and pol[seat, H_THEFT_MARGIN] > 0
+        and _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, penalty)
+    ):
+        call_at += pol[seat, H_THEFT_MARGIN]
     if value > call_at:
         return False
     if pol[seat, H_SUSPICION] > 0:
@@ -289,6 +360,9 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
     acceptable = pol[seat, H_MAX_RISK]
     if pol[seat, H_RISK_TABLE] > 0:
         acceptable = min(acceptable, pol[seat, H_RISK_AT + min(value, 15)])
+    if value > 0 and pol[seat, H_MILESTONE_WAIT] < 1.0 and _is_milestone(rp, totals[seat] + value):
+        # being caught with this hand would land on a milestone: worth waiting for
+        acceptable = min(acceptable, pol[seat, H_MILESTONE_WAIT])
     if acceptable < 1.0:
         risk = _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand)
         if risk > acceptable:
@@ -319,18 +393,31 @@ def _combo_potential(hands, seat, n, skip):
 
 
 @njit(inline="always")
-def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_len, n_sets):
+def _heuristic_discard(
+    pol, seat, rp, totals, hands, hand_n, hand_val, piles, pst, cand, lay, lay_len, n_sets
+):
     """Choose, lay and return the slot mask of the heuristic's discard.
 
     Score of a card set: its points plus ``keep`` times the combination
     potential left in the hand; ties go to fewer jokers, then more cards,
-    then the first listed.
+    then the first listed. With ``hold_jokers`` a card set holding a joker
+    is considered only when every listed set holds one. With
+    ``milestone_slack`` a set scoring within the slack of the best is
+    preferred when the hand it leaves would land the total on a milestone.
     """
     n = hand_n[seat]
     keep = pol[seat, H_KEEP]
+    hold = False
+    if pol[seat, H_HOLD_JOKERS] > 0:
+        for i in range(n_sets):
+            if cand[C_JOKERS, i] == 0:
+                hold = True  # a joker-free card set exists: keep the jokers
+                break
     best = 0
     best_score = -1e18
     for i in range(n_sets):
+        if hold and cand[C_JOKERS, i] > 0:
+            continue
         score = float(cand[C_POINTS, i])
         if keep != 0.0:
             score += keep * _combo_potential(hands, seat, n, cand[C_MASK, i])
@@ -343,6 +430,25 @@ def _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay, lay_
         if better:
             best = i
             best_score = score
+    slack = pol[seat, H_MILESTONE_SLACK]
+    if slack > 0:
+        # the highest-scoring set within the slack whose remaining hand would land
+        aim = -1
+        aim_score = -1e18
+        for i in range(n_sets):
+            if hold and cand[C_JOKERS, i] > 0:
+                continue
+            left = hand_val[seat] - cand[C_POINTS, i]
+            if left <= 0 or not _is_milestone(rp, totals[seat] + left):
+                continue
+            score = float(cand[C_POINTS, i])
+            if keep != 0.0:
+                score += keep * _combo_potential(hands, seat, n, cand[C_MASK, i])
+            if score >= best_score - slack - 1e-9 and score > aim_score + 1e-9:
+                aim = i
+                aim_score = score
+        if aim >= 0:
+            best = aim
     mask = cand[C_MASK, best]
     jis = rp[R_JOKER_IN_SETS] != 0
     ends = rp[R_SET_DRAW_ENDS] != 0

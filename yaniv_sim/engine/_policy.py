@@ -154,8 +154,8 @@ def _choose_discard(
     jis = rp[R_JOKER_IN_SETS] != 0
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_discard(pol, seat, rp, hands, hand_n, piles, pst, cand, lay,
-                                      lay_len, n_sets)  # fmt: skip
+            return _heuristic_discard(pol, seat, rp, totals, hands, hand_n, hand_val, piles,
+                                      pst, cand, lay, lay_len, n_sets)  # fmt: skip
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             rows = 0

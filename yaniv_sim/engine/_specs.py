@@ -23,12 +23,15 @@ from yaniv_sim.engine._heuristic import (
     H_CALL_AT,
     H_FEW_CARDS,
     H_FEW_MARGIN,
+    H_HOLD_JOKERS,
     H_KEEP,
     H_LATE_MARGIN,
     H_LATE_TURN,
     H_LIMIT_MARGIN,
     H_MAX_RISK,
     H_MILESTONE,
+    H_MILESTONE_SLACK,
+    H_MILESTONE_WAIT,
     H_PICKUP_MARGIN,
     H_PICKUP_VALUE,
     H_PILE_AT,
@@ -38,6 +41,7 @@ from yaniv_sim.engine._heuristic import (
     H_RISK_TABLE,
     H_SUSPICION,
     H_TABLE,
+    H_THEFT_MARGIN,
     TABLE_BANDS,
     TABLE_CARDS,
     TABLE_VALUES,
@@ -82,6 +86,10 @@ HEURISTIC_PARAMS: dict[str, tuple[int, float, float, float]] = {
     "milestone": (H_MILESTONE, 0, 0, 1),
     "limit_margin": (H_LIMIT_MARGIN, 0, 0, 15),
     "protect": (H_PROTECT, 0, 0, 1),
+    "hold_jokers": (H_HOLD_JOKERS, 0, 0, 1),
+    "milestone_wait": (H_MILESTONE_WAIT, 1, -1, 1),
+    "milestone_slack": (H_MILESTONE_SLACK, 0, 0, 15),
+    "theft_margin": (H_THEFT_MARGIN, 0, 0, 15),
     "table": (H_TABLE, 0, 0, 1),
     **{
         f"call_v{v}_c{c}_t{b}": (table_index(v, c, b), 0.5, 0, 1)
@@ -97,7 +105,14 @@ PRESETS: dict[str, dict[str, float]] = {
     "risk-aware": {"max_risk": 0.2},
     "combo-keeper": {"keep": 0.3, "pile_combo": 1},
     "pile-picker": {"pile_at": 3, "pile_combo": 1},
-    "milestone-hunter": {"max_risk": 0.2, "milestone": 1},  # risk-aware, aiming at milestones
+    # risk-aware, aiming at milestones: calls when an Assaf lands on one, does not call away
+    # a hand that lands on one when caught, and discards toward such a hand
+    "milestone-hunter": {
+        "max_risk": 0.2,
+        "milestone": 1,
+        "milestone_wait": 0.02,
+        "milestone_slack": 1,
+    },
     "risk-table": {
         "risk_table": 1,
         **dict(
