@@ -81,7 +81,7 @@ def standings(matches: pd.DataFrame, policies: list[str]) -> pd.DataFrame:
 
 def build(options: ReportOptions) -> Section:
     players = table_players(options)
-    n_deals = options.budget(1500, 100)
+    n_deals = options.budget(1000, 150)
     policies = league_policies()
     pairs = list(itertools.combinations(policies, 2))
     replays = players * (1 if players % 2 == 0 else 2)

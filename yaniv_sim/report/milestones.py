@@ -93,7 +93,7 @@ def _num(estimate, digits: int = 2) -> str:
 
 def build(options: ReportOptions) -> Section:
     plain = untargeted_spec()
-    n_deals = options.budget(2000, 150)
+    n_deals = options.budget(4000, 300)
     n_games = options.budget(1000, 100)
     players_list = sorted(options.players)
     section = Section(
@@ -147,9 +147,9 @@ def build(options: ReportOptions) -> Section:
                 row[f"{key}_saved"] = _per_game_mean(mine, "saved")
             rows.append(row)
 
-    section.text(_takeaway(rows, plain))
+    section.text(_takeaway(rows))
     section.table(
-        _table(rows, plain),
+        _table(rows),
         f"Win share of `{HUNTER}` against `{plain}` in duplicate format ({n_deals:,} deals "
         "per row, each played in every seating; fair share 50%; Wilson 95% interval) and "
         "the difference of the two win shares (95% interval over the deals). Landings and "
@@ -158,7 +158,7 @@ def build(options: ReportOptions) -> Section:
         f"games. Rules: {options.label} with the milestones shown.",
     )
     section.figure(
-        _figure(rows, plain),
+        _figure(rows),
         "milestones-targeting",
         f"Left: how much more often `{HUNTER}` wins than `{plain}` ({n_deals:,} duplicate "
         f"deals per point). Right: points taken off a player's total by milestones per game "
@@ -168,7 +168,7 @@ def build(options: ReportOptions) -> Section:
     return section
 
 
-def _table(rows: list[dict], plain: str) -> pd.DataFrame:
+def _table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "milestones": [r["scheme"] for r in rows],
@@ -185,7 +185,7 @@ def _table(rows: list[dict], plain: str) -> pd.DataFrame:
     )
 
 
-def _figure(rows: list[dict], plain: str):
+def _figure(rows: list[dict]):
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
     schemes = list(dict.fromkeys(r["scheme"] for r in rows))
     for i, scheme in enumerate(schemes):
@@ -224,24 +224,37 @@ def _figure(rows: list[dict], plain: str):
     for ax in (left, right):
         ax.set_xticks(players)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+    left.legend(fontsize="small")
+    right.legend(fontsize="x-small", ncol=2, loc="lower center")
+    ends = np.array([r[f"{k}_saved"][1:] for r in rows for k in ("hunter", "plain")])
+    ends = ends[np.isfinite(ends)]
+    if len(ends):  # room under the lines for the legend
+        low, high = ends.min(), ends.max()
+        span = max(high - low, 1.0)
+        right.set_ylim(low - 0.35 * span, high + 0.05 * span)
     fig.tight_layout()
     return fig
 
 
-def _takeaway(rows: list[dict], plain: str) -> str:
+def _players(counts: list[int]) -> str:
+    words = [str(c) for c in counts]
+    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"{text} players"
+
+
+def _takeaway(rows: list[dict]) -> str:
     lines = []
     for scheme in dict.fromkeys(r["scheme"] for r in rows):
         mine = [r for r in rows if r["scheme"] == scheme]
-        helps = [str(r["players"]) for r in mine if r["diff"][1] > 0]
-        hurts = [str(r["players"]) for r in mine if r["diff"][2] < 0]
-        top = max(mine, key=lambda r: r["diff"][0])
+        helps = [r["players"] for r in mine if r["diff"][1] > 0]
+        hurts = [r["players"] for r in mine if r["diff"][2] < 0]
+        top = max(mine, key=lambda r: abs(r["diff"][0]))
         if helps or hurts:
             parts = []
             if helps:
-                parts.append(f"wins clearly more often at {', '.join(helps)} players")
+                parts.append(f"wins more often, beyond chance, at {_players(helps)}")
             if hurts:
-                parts.append(f"clearly less often at {', '.join(hurts)} players")
+                parts.append(f"less often, beyond chance, at {_players(hurts)}")
             verdict = "aiming at milestones " + " and ".join(parts)
         else:
             verdict = (
@@ -253,8 +266,9 @@ def _takeaway(rows: list[dict], plain: str) -> str:
         hunter_saved = np.mean([r["hunter_saved"][0] for r in mine])
         plain_saved = np.mean([r["plain_saved"][0] for r in mine])
         lines.append(
-            f"With milestones at **{scheme}**, {verdict} (largest effect "
-            f"{100 * top['diff'][0]:+.1f} points of win share at {top['players']} players). "
+            f"With milestones at **{scheme}**, {verdict}; the largest change is "
+            f"{100 * top['diff'][0]:+.1f} percentage points of win share, at {top['players']} "
+            "players. "
             f"A hunter lands on a milestone {hunter_landed:.2f} times a game on average "
             f"against {plain_landed:.2f} without targeting, taking {hunter_saved:.1f} points "
             f"off its total against {plain_saved:.1f}."
