@@ -5,10 +5,16 @@ Terminology
 dealt hand
     ``hand_size`` cards drawn uniformly at random, without replacement, from
     a set of cards (a full deck, or the cards a player has not seen).
+value class
+    Cards are counted by value only (0 for jokers, 1 to 10), since only
+    values decide an Assaf.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -16,7 +22,7 @@ import numpy as np
 from yaniv_sim.cards import VALUE, deck_codes
 from yaniv_sim.rules import Rules
 
-__all__ = ["hand_value_distribution", "p_dealt_at_most"]
+__all__ = ["hand_value_distribution", "p_assaf", "p_dealt_at_most"]
 
 
 def hand_value_distribution(cards, hand_size: int) -> np.ndarray:
@@ -63,3 +69,153 @@ def p_dealt_at_most(value: int, rules: Rules, players: int) -> float:
     deck = deck_codes(rules.decks_for(players), rules.jokers_per_deck)
     dist = hand_value_distribution(deck, rules.hand_size)
     return float(dist[: value + 1].sum())
+
+
+def _low_hands(size: int, budget: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` cards over the value classes ``0..len(caps)-1``.
+
+    At most ``caps[x]`` cards of value ``x``, and the values add up to at most
+    ``budget``. A multiset is a tuple of counts per class.
+    """
+    out: list[tuple[int, ...]] = []
+    acc: list[int] = []
+    top = len(caps) - 1
+
+    def extend(x: int, left: int, room: int) -> None:
+        if left == 0:
+            out.append(tuple(acc) + (0,) * (top + 1 - len(acc)))
+            return
+        if x > top or (x > 0 and x * left > room):
+            return
+        for k in range(min(left, caps[x]) + 1):
+            if k * x > room:
+                break
+            acc.append(k)
+            extend(x + 1, left - k, room - k * x)
+            acc.pop()
+
+    extend(0, size, budget)
+    return out
+
+
+def _all_low(members: tuple[tuple[int, int], ...], counts: tuple[int, ...], total: int) -> Fraction:
+    """P(every opponent ``(unknown cards, budget)`` in ``members`` draws at most its budget).
+
+    The opponents draw disjoint hands one after another from ``total`` cards
+    with ``counts`` cards of each value. Only values up to the largest budget
+    can be in a low hand, so the state is the remaining count of each such
+    value, with the number of ways to reach it.
+    """
+    top = min(max(b for _, b in members), 10)
+    caps = counts[: top + 1]
+    states = {caps: 1}
+    denominator = 1
+    left = total
+    for unknown, budget in members:
+        denominator *= comb(left, unknown)
+        left -= unknown
+        hands = _low_hands(unknown, budget, caps)
+        new: dict[tuple[int, ...], int] = {}
+        for remaining, ways in states.items():
+            for hand in hands:
+                w = ways
+                for x, m in enumerate(hand):
+                    if m:
+                        if m > remaining[x]:
+                            w = 0
+                            break
+                        w *= comb(remaining[x], m)
+                if w:
+                    key = tuple(r - m for r, m in zip(remaining, hand, strict=True))
+                    new[key] = new.get(key, 0) + w
+        states = new
+        if not states:
+            return Fraction(0)
+    return Fraction(sum(states.values()), denominator)
+
+
+def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
+    """Exact probability that some opponent holds at most ``caller_value``.
+
+    Each opponent's unknown cards are a uniformly random draw, without
+    replacement, from ``unseen``; the opponents' hands are disjoint, so the
+    draws are not independent.
+
+    Parameters
+    ----------
+    caller_value : int
+        The caller's hand value; an opponent at this value or less Assafs.
+    opponent_cards : list of int
+        Each opponent's total number of cards in hand, known cards included.
+    unseen : array of card codes
+        The cards the opponents' unknown cards are drawn from (as
+        :func:`~yaniv_sim.cards.parse_cards` gives them; each code once).
+    known : list of lists of card codes, optional
+        One entry per opponent: the cards that opponent is known to hold
+        (taken from the pile). They are not among ``unseen``.
+
+    Returns
+    -------
+    float
+        P(at least one opponent's hand value is at most ``caller_value``).
+
+    Notes
+    -----
+    By inclusion and exclusion over the sets of opponents: each term is the
+    chance that every opponent of a set holds a low hand, counted exactly
+    over the cards' values (see :func:`_all_low`); sets of opponents alike
+    in unknown cards and budget share one count. Typical table situations
+    take milliseconds; seven opponents under an 11-point threshold with two
+    decks can take seconds.
+    """
+    opponent_cards = [int(c) for c in opponent_cards]
+    if not opponent_cards:
+        raise ValueError("opponent_cards: give at least one opponent")
+    if any(c < 0 for c in opponent_cards):
+        raise ValueError(f"opponent_cards: {opponent_cards} has a negative count")
+    unseen = np.asarray(unseen, dtype=np.int64).ravel()
+    if len(np.unique(unseen)) != len(unseen):
+        raise ValueError("unseen: a card is listed twice; each card can be unseen only once")
+    if known is None:
+        known = [[] for _ in opponent_cards]
+    known = [np.asarray(k, dtype=np.int64).ravel() for k in known]
+    if len(known) != len(opponent_cards):
+        raise ValueError(
+            f"known: {len(known)} entries for {len(opponent_cards)} opponents; give one per "
+            "opponent (an empty list for none)"
+        )
+    seen_known = np.concatenate(known) if known else np.zeros(0, np.int64)
+    if len(np.unique(seen_known)) != len(seen_known):
+        raise ValueError("known: a card is listed twice; a card can be in one hand only")
+    if np.isin(seen_known, unseen).any():
+        raise ValueError("known: a known card is also in unseen; known cards are not unseen")
+    for i, (cards, k) in enumerate(zip(opponent_cards, known, strict=True)):
+        if len(k) > cards:
+            raise ValueError(
+                f"known: opponent {i + 1} holds {cards} cards but {len(k)} are given as known"
+            )
+    unknown = sum(opponent_cards) - len(seen_known)
+    if unknown > len(unseen):
+        raise ValueError(
+            f"the opponents hold {unknown} unknown cards but only {len(unseen)} are unseen"
+        )
+    if caller_value < 0:
+        return 0.0
+    members = []
+    for cards, k in zip(opponent_cards, known, strict=True):
+        budget = int(caller_value) - int(VALUE[k].sum()) if len(k) else int(caller_value)
+        if budget < 0:
+            continue  # this opponent's known cards alone beat the caller's value
+        if cards == len(k):
+            return 1.0  # every card known, and low enough
+        members.append((cards - len(k), budget))
+    if not members:
+        return 0.0
+    counts = tuple(int(c) for c in np.bincount(VALUE[unseen], minlength=11))
+    joint = lru_cache(maxsize=None)(lambda group: _all_low(group, counts, len(unseen)))
+    result = Fraction(0)
+    for size in range(1, len(members) + 1):
+        for group in combinations(range(len(members)), size):
+            term = joint(tuple(sorted(members[i] for i in group)))
+            result += term if size % 2 else -term
+    return float(result)

@@ -15,6 +15,13 @@ from yaniv_sim.report.document import Section
 TITLE = "Assaf risk by hand value"
 
 
+def _yerr(frame: pd.DataFrame) -> np.ndarray:
+    """Error bar lengths in percent (rounding can leave an end a hair inside the estimate)."""
+    below = frame["risk"] - frame["low"]
+    above = frame["high"] - frame["risk"]
+    return 100 * np.clip(np.vstack([below, above]), 0, None)
+
+
 def _pct(value, low, high) -> str:
     return f"{value:.1%} ({low:.1%}–{high:.1%})"
 
@@ -75,7 +82,7 @@ def build(options: ReportOptions) -> Section:
         part = merged[merged["players"] == players]
         colour = f"C{i}"
         ax.errorbar(part["hand_value"], 100 * part["risk"],
-                    yerr=100 * np.vstack([part["risk"] - part["low"], part["high"] - part["risk"]]),
+                    yerr=_yerr(part),
                     marker="o", capsize=3, color=colour, label=f"{players} players")  # fmt: skip
         ax.plot(part["hand_value"], 100 * part["naive"], ls="--", color=colour, alpha=0.6)
     ax.set_xlabel("own hand value when the chance to call comes (points)")
@@ -106,8 +113,7 @@ def build(options: ReportOptions) -> Section:
             if part.empty:
                 continue
             ax.errorbar(part["hand_value"] + 0.06 * (j - 2), 100 * part["risk"],
-                        yerr=100 * np.vstack([part["risk"] - part["low"],
-                                              part["high"] - part["risk"]]),
+                        yerr=_yerr(part),
                         marker="o", ms=4, capsize=2, label=names[level])  # fmt: skip
         ax.set_xlabel("own hand value (points)")
         ax.set_title(f"by {what}")

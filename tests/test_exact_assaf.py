@@ -1,0 +1,115 @@
+"""Exact multi-opponent Assaf odds against brute force and Monte-Carlo draws."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from yaniv_sim.cards import VALUE, deck_codes, parse_cards
+from yaniv_sim.odds import hand_value_distribution, p_assaf
+
+DECK = deck_codes(1, 2)
+
+
+def _brute(value, cards, unseen, known):
+    """Every ordered deal of the unknown cards, counted directly."""
+    unknown = [c - len(k) for c, k in zip(cards, known, strict=True)]
+    base = [int(VALUE[np.asarray(k, dtype=np.int64)].sum()) if k else 0 for k in known]
+    hits = total = 0
+    for deal in itertools.permutations(range(len(unseen)), sum(unknown)):
+        at = 0
+        low = False
+        for u, b in zip(unknown, base, strict=True):
+            low |= b + sum(int(VALUE[unseen[i]]) for i in deal[at : at + u]) <= value
+            at += u
+        hits += low
+        total += 1
+    return hits / total
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_equals_brute_force_on_small_cases(seed):
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(DECK, size=11, replace=False)
+    unseen, spare = pool[:9], pool[9:]
+    cards = [[1, 2], [2, 2], [3, 1, 1], [2, 1, 2]][seed % 4]
+    known = [[] for _ in cards]
+    if seed % 3 == 0:
+        known[0] = [int(spare[0])]
+        cards[0] += 1
+    value = int(rng.integers(0, 10))
+    assert p_assaf(value, cards, unseen, known) == pytest.approx(
+        _brute(value, cards, unseen, known), abs=1e-12
+    )
+
+
+def test_one_opponent_is_the_hand_value_distribution():
+    unseen = np.setdiff1d(DECK, parse_cards("AS 2D 3C 9H"))
+    dist = hand_value_distribution(unseen, 4)
+    for value in (0, 3, 7, 12):
+        assert p_assaf(value, [4], unseen) == pytest.approx(dist[: value + 1].sum(), abs=1e-12)
+
+
+def test_agrees_with_a_monte_carlo_draw():
+    hand = parse_cards("AS 2D 3C")
+    known = parse_cards("4H")
+    unseen = np.setdiff1d(DECK, np.concatenate([hand, known]))
+    cards = [5, 4, 2]
+    exact = p_assaf(6, cards, unseen, [[], [], known.tolist()])
+    rng = np.random.default_rng(7)
+    draws = 200_000
+    values = VALUE[unseen]
+    order = np.argsort(rng.random((draws, len(unseen))), axis=1)[:, :10]
+    picked = values[order]
+    low = (
+        (picked[:, :5].sum(axis=1) <= 6)
+        | (picked[:, 5:9].sum(axis=1) <= 6)
+        | (picked[:, 9:10].sum(axis=1) + VALUE[known[0]] <= 6)
+    )
+    se = np.sqrt(exact * (1 - exact) / draws)
+    assert abs(low.mean() - exact) < 5 * se
+
+
+def test_bounds_and_monotone():
+    unseen = np.setdiff1d(DECK, parse_cards("5S 5D"))
+    risks = [p_assaf(v, [3, 2], unseen) for v in range(-1, 61)]
+    assert risks[0] == 0.0 and risks[-1] == pytest.approx(1.0)
+    assert all(a <= b + 1e-15 for a, b in itertools.pairwise(risks))
+    # the lowest possible three-card hand of this pool is two jokers and an ace: 1
+    assert p_assaf(0, [3], unseen) == 0.0
+    assert p_assaf(1, [3], unseen) > 0.0
+
+
+def test_opponents_in_any_order():
+    unseen = np.setdiff1d(DECK, parse_cards("AS 2D JK"))
+    known = [[], parse_cards("JK").tolist(), []]
+    cards = [5, 3, 2]
+    a = p_assaf(5, cards, unseen, known)
+    b = p_assaf(5, cards[::-1], unseen, known[::-1])
+    assert a == pytest.approx(b, abs=1e-14)
+
+
+def test_known_cards_decide_alone():
+    unseen = np.setdiff1d(DECK, parse_cards("AS JK KD"))
+    # an opponent whose two cards are both known, a joker and the ace: value 1
+    assert p_assaf(1, [2], unseen, [parse_cards("JK AS").tolist()]) == 1.0
+    assert p_assaf(1, [3], unseen, [parse_cards("KD").tolist()]) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((5, [], DECK), "at least one opponent"),
+        ((5, [-1], DECK), "negative"),
+        ((5, [2], np.r_[DECK, DECK[:1]]), "listed twice"),
+        ((5, [2, 2], DECK[1:], [[int(DECK[0])]]), "one per opponent"),
+        ((5, [2], DECK, [[int(DECK[0])]]), "also in unseen"),
+        ((5, [1], DECK[2:], [[int(DECK[0]), int(DECK[1])]]), "holds 1 cards"),
+        ((5, [5, 5], DECK[:8]), "only 8 are unseen"),
+    ],
+)
+def test_errors(args, message):
+    with pytest.raises(ValueError, match=message):
+        p_assaf(*args)
