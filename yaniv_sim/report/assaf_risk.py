@@ -30,7 +30,7 @@ def risk_frames(options: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
     """All decision points (with ``players`` and ``band``) and the naive odds per table size."""
     frames, naive = [], []
     for players in options.players:
-        dec = options.decision_data(players).decisions
+        dec, *_ = options.decision_points(players)
         dec = dec.assign(players=players, band=turn_band(dec["turn"].to_numpy()))
         frames.append(dec)
         naive.append(naive_assaf_risk(dec, options.rules, players).assign(players=players))
@@ -56,6 +56,17 @@ def build(options: ReportOptions) -> Section:
         "**naive** column is the exact chance of the same thing if the opponents' cards "
         "were dealt at random from a full deck (same card counts): real opponents keep "
         "low cards and take them from the pile, so the gap shows how much that matters."
+    )
+    standoffs = []
+    for players in options.players:
+        _, void, rounds, dropped = options.decision_points(players)
+        standoffs.append(f"{void} of {rounds:,} rounds at {players} players "
+                         f"({dropped:,} decision points)")  # fmt: skip
+    section.text(
+        f"Left out: rounds stopped by the turn cap ({options.rules.max_turns} turns) "
+        "without a call: " + "; ".join(standoffs) + ". These are **stand-offs**: "
+        "everyone holds a low card the others know about (taken from the pile), so nobody "
+        "dares to call, and each such round would add hundreds of identical decision points."
     )
     by_value = assaf_risk(decisions, ["players", "hand_value"])
     keys = ["players", "hand_value"]
@@ -160,11 +171,22 @@ def build(options: ReportOptions) -> Section:
         "band is in `assaf-risk.csv` beside this report; `yaniv-sim advise` reads it."
     )
     worst = merged.loc[(merged["risk"] - merged["naive"]).idxmax()]
+    one = sub[sub["fewest_opponent_cards"] == 1]
+    many = sub[sub["fewest_opponent_cards"] >= 3]
+    contrast = ""
+    if len(one) and len(many):
+        r1 = (one["lowest_opponent"] <= one["hand_value"]).mean()
+        r3 = (many["lowest_opponent"] <= many["hand_value"]).mean()
+        contrast = (
+            f" At {players} players the fewest cards in an opponent's hand matters most: "
+            f"with an opponent down to one card a call is Assafed {r1:.0%} of the time "
+            f"({len(one):,} decision points), against {r3:.0%} while every opponent holds "
+            f"three or more ({len(many):,})."
+        )
     section.text(
         f"Takeaway: at {int(worst.players)} players with {int(worst.hand_value)} points in "
         f"hand, real opponents Assaf a call {worst.risk:.0%} of the time "
         f"(95% interval {worst.low:.0%}–{worst.high:.0%}) where random cards would "
-        f"give {worst.naive:.0%}: the largest gap in the table. The risk rises steeply "
-        "with the hand value and with fewer cards in an opponent's hand."
+        f"give {worst.naive:.0%}: the largest gap in the table." + contrast
     )
     return section

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 import yaniv_sim
 from yaniv_sim.rules import Rules, rules_label
 from yaniv_sim.runs import default_out, simulate
@@ -61,6 +63,25 @@ class ReportOptions:
             self._cache[key] = self.games(players, self.policy, games, branches=True,
                                           branch_games=self.BRANCH_GAMES)  # fmt: skip
         return self._cache[key]
+
+    def decision_points(self, players: int):
+        """The decision points of :meth:`decision_data`, without stand-offs.
+
+        Rounds stopped by the turn cap (``max_turns``, outcome ``void``) are
+        stand-offs in which no player will call; each adds up to a thousand
+        decision points that would swamp the rest, so they are left out.
+        Returns ``(decisions, void_rounds, rounds, dropped_points)``.
+        """
+        data = self.decision_data(players)
+        rounds = data.rounds
+        void = rounds.loc[rounds["outcome"] == "void", ["game", "round"]]
+        dec = data.decisions
+        if len(void):
+            marker = dec.merge(void.assign(_void=True), on=["game", "round"], how="left")
+            keep = marker["_void"].isna().to_numpy()
+        else:
+            keep = np.ones(len(dec), bool)
+        return dec[keep].reset_index(drop=True), len(void), len(rounds), int((~keep).sum())
 
     def command(self) -> str:
         """The command that makes this report (for its preface)."""

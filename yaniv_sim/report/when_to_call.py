@@ -80,7 +80,7 @@ def _chart(pooled: pd.DataFrame, options: ReportOptions, threshold: int):
 def build(options: ReportOptions) -> Section:
     frames = []
     for players in options.players:
-        dec = with_gains(options.decision_data(players).decisions)
+        dec = with_gains(options.decision_points(players)[0])
         frames.append(dec.assign(players=players))
     points = pd.concat(frames, ignore_index=True)
     threshold = options.rules.threshold
@@ -111,8 +111,12 @@ def build(options: ReportOptions) -> Section:
         points.assign(fewest=points["fewest"].clip(upper=FEWEST_SHOWN)),
         by=("opponents", "hand_value", "fewest"),
     )
-    for k in sorted(pooled["opponents"].unique()):
-        section.text("- " + rule_of_thumb(pooled, int(k)))
+    section.text(
+        "Rules of thumb read off the chart below (turn bands pooled; cells too close to "
+        "tell or with too few decision points are left out):"
+    )
+    section.text("\n".join("- " + rule_of_thumb(pooled, int(k))
+                           for k in sorted(pooled["opponents"].unique())))  # fmt: skip
     section.figure(
         _chart(pooled, options, threshold),
         "when-to-call",
