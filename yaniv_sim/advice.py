@@ -8,12 +8,12 @@ situation.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from yaniv_sim.cards import VALUE, deck_codes, format_cards, parse_cards
 from yaniv_sim.odds import p_assaf
@@ -57,7 +57,7 @@ class Advice:
         lines.append("Assaf risk if you call now:")
         lines.append(
             f"  exact, if the opponents' unknown cards were random among the {self.unseen} "
-            f"cards you have not seen: {self.exact_risk:.1%}"
+            f"cards you have not seen: {_pct(self.exact_risk)}"
         )
         if self.simulated is not None:
             s = self.simulated
@@ -216,7 +216,7 @@ def advise(
                               f"less, and your hand is worth {value}.")  # fmt: skip
     risk = p_assaf(value, opponents, unseen, known)
     simulated, table, note = _lookup(tables, rules, players, value, opponents, turn)
-    verdict = _verdict(risk, table)
+    verdict = _verdict(risk, table, rules.assaf_penalty)
     return Advice(**advice, may_call=True, exact_risk=risk, simulated=simulated, table=table,
                   tables_note=note, verdict=verdict)  # fmt: skip
 
@@ -247,19 +247,17 @@ def _lookup(tables, rules, players, value, opponents, turn):
         )
     fewest = min(min(opponents), 7)
     band = int(np.searchsorted(BAND_EDGES, turn, side="right"))
-    risk = pd.read_csv(tables / "assaf-risk.csv")
-    row = risk[(risk.players == players) & (risk.hand_value == value) & (risk.fewest == fewest)
-               & (risk.band == band)]  # fmt: skip
+    cell = {"hand_value": value, "fewest": fewest, "band": band}
+    row = _find(tables / "assaf-risk.csv", {"players": players, **cell})
     simulated = None
-    if len(row) and row.n.iloc[0] >= 30:
-        r = row.iloc[0]
-        simulated = dict(risk=r.risk, low=r.low, high=r.high, n=int(r.n), policy=meta["policy"])
-    dt = pd.read_csv(tables / "decision-table.csv")
-    row = dt[(dt.opponents == players - 1) & (dt.hand_value == value) & (dt.fewest == fewest)
-             & (dt.band == band)]  # fmt: skip
+    if row is not None and int(row["n"]) >= 30:
+        simulated = dict(risk=float(row["risk"]), low=float(row["low"]),
+                         high=float(row["high"]), n=int(row["n"]),
+                         policy=meta["policy"])  # fmt: skip
+    row = _find(tables / "decision-table.csv", {"opponents": players - 1, **cell})
     table = None
-    if len(row) and row.verdict.iloc[0] != "too few":
-        table = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.iloc[0].items()}
+    if row is not None and row["verdict"] != "too few":
+        table = {key: _number(text) for key, text in row.items()}
     note = ""
     if simulated is None or table is None:
         note = (
@@ -270,11 +268,38 @@ def _lookup(tables, rules, players, value, opponents, turn):
     return simulated, table, note
 
 
-def _verdict(risk: float, table: dict | None) -> str:
+def _number(text: str):
+    """A CSV cell as int, float (NaN when empty) or the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return float("nan") if text == "" else text
+
+
+def _find(path: Path, where: dict[str, int]) -> dict[str, str] | None:
+    """The first row of a CSV file whose columns equal ``where`` (as integers)."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if all(int(float(row[key])) == value for key, value in where.items()):
+                return row
+    return None
+
+
+def _pct(p: float) -> str:
+    if 0 < p < 0.001:
+        return "under 0.1%"
+    if 0.999 < p < 1:
+        return "over 99.9%"
+    return f"{p:.1%}"
+
+
+def _verdict(risk: float, table: dict | None, penalty: int) -> str:
     if table is None:
         return (
             f"Verdict: no simulated verdict for this situation. With random cards an Assaf "
-            f"would come {risk:.0%} of the time; weigh that against the 30-point penalty."
+            f"would come {_pct(risk)} of the time; weigh that against the {penalty}-point penalty."
         )
     gain = table["gain"]
     if table["verdict"] == "call":
