@@ -254,8 +254,8 @@ def _takeaway(rows: list[dict]) -> str:
             if helps:
                 parts.append(f"wins more often, beyond chance, at {_players(helps)}")
             if hurts:
-                parts.append(f"less often, beyond chance, at {_players(hurts)}")
-            verdict = "aiming at milestones " + " and ".join(parts)
+                parts.append(f"wins less often, beyond chance, at {_players(hurts)}")
+            verdict = "a player aiming at milestones " + " and ".join(parts)
         else:
             verdict = (
                 "aiming at milestones makes no difference we can separate from chance at any "
