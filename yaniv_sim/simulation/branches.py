@@ -61,14 +61,17 @@ def _finish_game(rp, milestones, pol, seed, game, first_round, starter, ws, scra
     """
     hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
     charges, no_log, no_dec, dec_n = scratch
+    # sliced views, typed like the batch kernels' row slices, so that numba
+    # compiles _play_round and _settle once for both (a cold compile is slow)
+    sm, va, sc, la = summary[0:], values[0:], scores[0:], landed[0:]
     for r in range(first_round, rp[R_MAX_ROUNDS]):
         _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n,
-                    hand_val, piles, pst, cand, rng, lay, lay_len, summary, values, scores, 0,
-                    no_log, no_dec, dec_n)  # fmt: skip
-        winner = _settle(totals, scores[0], alive, rp, milestones, landed[0], charges)
+                    hand_val, piles, pst, cand, rng, lay, lay_len, sm, va, sc, 0, no_log,
+                    no_dec, dec_n)  # fmt: skip
+        winner = _settle(totals, sc[0], alive, rp, milestones, la[0], charges)
         if winner >= 0:
             return winner
-        starter = _next_starter(rp, starter, summary[0, S_WINNER], alive)
+        starter = _next_starter(rp, starter, sm[0, S_WINNER], alive)
     return -1
 
 
@@ -88,18 +91,19 @@ def _branch_round(rp, milestones, pol, seed, game, r, starter, totals0, alive0, 
     for s in range(seats):
         totals[s] = totals0[s]
         alive[s] = alive0[s]
+    sm, va, sc, la = summary[0:], values[0:], scores[0:], landed[0:]  # see _finish_game
     pst[PS_FORCE] = 1 + 2 * turn + call
     _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n, hand_val,
-                piles, pst, cand, rng, lay, lay_len, summary, values, scores, 0, no_log, no_dec,
+                piles, pst, cand, rng, lay, lay_len, sm, va, sc, 0, no_log, no_dec,
                 dec_n)  # fmt: skip
     pst[PS_FORCE] = 0
-    points = scores[0, seat]
-    others = _others(scores[0], seat)
+    points = sc[0, seat]
+    others = _others(sc[0], seat)
     if not with_game:
         return points, others, NO_GAME_BRANCH
-    winner = _settle(totals, scores[0], alive, rp, milestones, landed[0], charges)
+    winner = _settle(totals, sc[0], alive, rp, milestones, la[0], charges)
     if winner < 0:
-        nxt = _next_starter(rp, starter, summary[0, S_WINNER], alive)
+        nxt = _next_starter(rp, starter, sm[0, S_WINNER], alive)
         winner = _finish_game(rp, milestones, pol, seed, game, r + 1, nxt, ws, scratch, totals,
                               alive, summary, values, scores, landed)  # fmt: skip
     return points, others, 1 if winner == seat else 0
