@@ -66,8 +66,9 @@ def test_report_risk_equals_a_direct_count(report):
         mine = cells[cells["players"] == players]
         assert mine["n"].sum() == len(d)
         for row in mine.sample(10, random_state=1).itertuples():
+            live = (d.filter(regex=r"^opp\d+_cards$").to_numpy() >= 0).sum(axis=1)
             at = d[(d["hand_value"] == row.hand_value) & (fewest == row.fewest)
-                   & (band == row.band)]  # fmt: skip
+                   & (band == row.band) & (live == row.opponents)]  # fmt: skip
             assert row.n == len(at)
             assert row.assafs == (at["lowest_opponent"] <= row.hand_value).sum()
         assert len(assaf_risk(d, ["hand_value"])) == mine["hand_value"].nunique()

@@ -248,7 +248,7 @@ def _lookup(tables, rules, players, value, opponents, turn):
     fewest = min(min(opponents), 7)
     band = int(np.searchsorted(BAND_EDGES, turn, side="right"))
     cell = {"hand_value": value, "fewest": fewest, "band": band}
-    row = _find(tables / "assaf-risk.csv", {"players": players, **cell})
+    row = _find(tables / "assaf-risk.csv", {"players": players, "opponents": players - 1, **cell})
     simulated = None
     if row is not None and int(row["n"]) >= 30:
         simulated = dict(risk=float(row["risk"]), low=float(row["low"]),

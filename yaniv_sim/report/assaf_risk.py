@@ -159,16 +159,19 @@ def build(options: ReportOptions) -> Section:
         f"Assaf risk at {players} players by the fewest cards any opponent holds "
         f"(95% intervals; rules: {options.label}).",
     )
-    cells = assaf_risk(decisions.assign(fewest=np.minimum(decisions["fewest_opponent_cards"], 7)),
-                       ["players", "hand_value", "fewest", "band"])  # fmt: skip
+    live = decisions.filter(regex=r"^opp\d+_cards$").to_numpy() >= 0
+    cells = assaf_risk(decisions.assign(fewest=np.minimum(decisions["fewest_opponent_cards"], 7),
+                                        opponents=live.sum(axis=1)),
+                       ["players", "opponents", "hand_value", "fewest", "band"])  # fmt: skip
     section.attach("assaf-risk.csv", cells.to_csv(index=False))
     section.attach("report-tables.json", json.dumps({
         "rules": options.rules.to_dict(), "policy": options.policy, "seed": options.seed,
         "games": options.budget(*options.DECISION_GAMES), "players": list(options.players),
     }, indent=1))  # fmt: skip
     section.text(
-        "The risk for every table size, hand value, fewest opponent cards (1 to 7) and turn "
-        "band is in `assaf-risk.csv` beside this report; `yaniv-sim advise` reads it."
+        "The risk for every table size, number of opponents still in, hand value, fewest "
+        "opponent cards (1 to 7) and turn band is in `assaf-risk.csv` beside this report; "
+        "`yaniv-sim advise` reads it."
     )
     worst = merged.loc[(merged["risk"] - merged["naive"]).idxmax()]
     one = sub[sub["fewest_opponent_cards"] == 1]
