@@ -125,20 +125,21 @@ class ReportOptions:
         request = SimRequest.make(rules, players, policies, games=games, seed=self.seed,
                                   branches=branches, branch_games=branch_games)  # fmt: skip
         path = self.data / default_out(request).relative_to("data")
+
+        def run(out: Path):
+            return simulate(rules, players, policies, games=games, seed=self.seed,
+                            workers=self.workers, dask=self.dask, out=out, resume=True,
+                            quiet=self.quiet or not sys.stderr.isatty(), branches=branches,
+                            branch_games=branch_games)  # fmt: skip
+
         try:
-            result = simulate(rules, players, policies, games=games, seed=self.seed,
-                              workers=self.workers, dask=self.dask, out=path, resume=True,
-                              quiet=self.quiet or not sys.stderr.isatty(), branches=branches,
-                              branch_games=branch_games)  # fmt: skip
+            result = run(path)
         except ValueError as error:
             if "different settings" not in str(error):
                 raise
             # a dataset of an older tool version: keep it, simulate beside it
             path = path.with_name(path.name + f"-v{yaniv_sim.__version__}")
-            result = simulate(rules, players, policies, games=games, seed=self.seed,
-                              workers=self.workers, dask=self.dask, out=path, resume=True,
-                              quiet=self.quiet or not sys.stderr.isatty(), branches=branches,
-                              branch_games=branch_games)  # fmt: skip
+            result = run(path)
         if result.chunks_run == 0:
             self.say(f"reused {path}")
         return open_dataset(path)

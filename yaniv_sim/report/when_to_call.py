@@ -47,7 +47,7 @@ def _cell(row) -> str:
     return f"{row.verdict} {row.gain:+.1f} ±{(row.gain_high - row.gain_low) / 2:.1f}"
 
 
-def _chart(pooled: pd.DataFrame, options: ReportOptions, threshold: int):
+def _chart(pooled: pd.DataFrame, threshold: int):
     counts = sorted(pooled["opponents"].unique())
     fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 4.2), sharey=True,
                              squeeze=False)  # fmt: skip
@@ -118,7 +118,7 @@ def build(options: ReportOptions) -> Section:
     section.text("\n".join("- " + rule_of_thumb(pooled, int(k))
                            for k in sorted(pooled["opponents"].unique())))  # fmt: skip
     section.figure(
-        _chart(pooled, options, threshold),
+        _chart(pooled, threshold),
         "when-to-call",
         f"Verdicts (turn bands pooled) with the mean gain of calling in points; rules: "
         f"{options.label}; {len(points):,} decision points of {options.policy} self-play.",

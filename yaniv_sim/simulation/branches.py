@@ -33,6 +33,7 @@ from yaniv_sim.engine._layout import (
 from yaniv_sim.engine._play import _play_round
 from yaniv_sim.engine._scoring import _next_starter, _settle
 from yaniv_sim.engine._variants import clone
+from yaniv_sim.simulation.kernels import _record_game
 
 # columns of the branch outputs: the deciding seat's score if it calls and if it
 # waits, then the sum of the other seats' scores if it calls and if it waits
@@ -183,24 +184,9 @@ def _branch_games_chunk(rp, milestones, pols, rotate, seed, first, count, branch
             for row in range(d0, dec_n[0]):
                 did = 1 if dec[row, D_CALLED] else 0
                 br_win[row, CALL if did else WAIT] = 1 if winner == dec[row, D_SEAT] else 0
-        for row in range(d0, dec_n[0]):
-            dec_unit[row] = i
-        for r in range(rounds):
-            round_unit[o + r] = i
-        off[0] = o + rounds
-        game_rounds[i] = rounds
-        game_winner[i] = winner
-        rotation[i] = q
-        for s in range(seats):
-            game_totals[i, s] = totals[s]
-            landings = 0
-            out = -1
-            for r in range(rounds):
-                landings += landed[o + r, s]
-                if out < 0 and round_alive[o + r, s] == 0:
-                    out = r
-            game_landings[i, s] = landings
-            game_out[i, s] = out
+        _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
+                     game_rounds, game_winner, game_totals, game_landings, game_out, rotation,
+                     dec_n, dec_unit)  # fmt: skip
     return count
 
 

@@ -49,6 +49,32 @@ def _rounds_chunk(rp, pols, rotate, seed, first, count, ws, scratch, alive, tota
     return count
 
 
+@njit(inline="always")
+def _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
+                 game_rounds, game_winner, game_totals, game_landings, game_out, rotation, dec_n,
+                 dec_unit):  # fmt: skip
+    """Fill game row ``i`` (played in rotation ``q``; its rounds from row ``o``, its
+    decisions from row ``d0``) and move the round offset past it."""
+    for row in range(d0, dec_n[0]):
+        dec_unit[row] = i
+    for r in range(rounds):
+        round_unit[o + r] = i
+    off[0] = o + rounds
+    game_rounds[i] = rounds
+    game_winner[i] = winner
+    rotation[i] = q
+    for s in range(totals.shape[0]):
+        game_totals[i, s] = totals[s]
+        landings = 0
+        out = -1
+        for r in range(rounds):
+            landings += landed[o + r, s]
+            if out < 0 and round_alive[o + r, s] == 0:
+                out = r
+        game_landings[i, s] = landings
+        game_out[i, s] = out
+
+
 @njit
 def _games_chunk(rp, milestones, pols, rotate, seed, first, count, ws, scratch, totals, alive,
                  summaries, values, scores, round_totals, round_alive, landed, round_unit, off,
@@ -76,24 +102,9 @@ def _games_chunk(rp, milestones, pols, rotate, seed, first, count, ws, scratch, 
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
-        for row in range(d0, dec_n[0]):
-            dec_unit[row] = i
-        for r in range(rounds):
-            round_unit[o + r] = i
-        off[0] = o + rounds
-        game_rounds[i] = rounds
-        game_winner[i] = winner
-        rotation[i] = q
-        for s in range(seats):
-            game_totals[i, s] = totals[s]
-            landings = 0
-            out = -1
-            for r in range(rounds):
-                landings += landed[o + r, s]
-                if out < 0 and round_alive[o + r, s] == 0:
-                    out = r
-            game_landings[i, s] = landings
-            game_out[i, s] = out
+        _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
+                     game_rounds, game_winner, game_totals, game_landings, game_out, rotation,
+                     dec_n, dec_unit)  # fmt: skip
     return count
 
 
