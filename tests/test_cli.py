@@ -214,3 +214,26 @@ def test_tune_shows_the_curve_and_the_best_value():
 )  # fmt: skip
 def test_compare_and_tune_user_errors(args, fragments):
     one_line_error(run(*args), *fragments)
+
+
+def test_settings_files_that_are_not_text_or_not_files(tmp_path):
+    binary = tmp_path / "rules.toml"
+    binary.write_bytes(bytes(range(256)) * 4)
+    one_line_error(run("rules", "--rules", str(binary)), f"--rules {binary}: not a text file")
+    policy = tmp_path / "policy.json"
+    policy.write_bytes(b"\x9d\xff\x00 binary")
+    result = run(
+        "simulate", "--rounds", "10", "--policy", str(policy), "--out", str(tmp_path / "d")
+    )
+    one_line_error(result, f"policy file {policy}: not a text file")
+    folder = tmp_path / "x.toml"
+    folder.mkdir()
+    one_line_error(run("rules", "--rules", str(folder)), f"{folder}: is a folder, not a file")
+
+
+def test_legal_counts_copies_and_prints_nothing_before_an_error():
+    result = run("legal", "AS AS AS AS AS")
+    one_line_error(result, "card 'AS' written 5 times", "at most 2 copies")
+    result = run("legal", "")
+    one_line_error(result, "hand")
+    assert result.output.startswith("Error: ")

@@ -8,7 +8,7 @@ import pytest
 
 from yaniv_sim import Rules, engine
 from yaniv_sim.runs import Interrupted, simulate
-from yaniv_sim.storage import completed_chunks, open_dataset
+from yaniv_sim.storage import marked_chunks, open_dataset
 
 RULES = Rules.preset("standard", ["slapdown"])
 POLICIES = ["max-shed", "random:call=0.6,pile=0.5", "max-shed"]
@@ -135,11 +135,11 @@ def test_interrupted_run_resumes_to_the_identical_dataset(rounds_reference, tmp_
     with pytest.raises(Interrupted, match="kept 1 of 3 chunks"):
         simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out=out, workers=1, chunk_size=4_000,
                  on_chunk=stop_after_first)  # fmt: skip
-    assert completed_chunks(out) == {0}
+    assert marked_chunks(out) == {0}
     # a leftover temporary file of a killed writer trips no reader
     (out / "rounds" / ".part-000001.parquet.tmp-999").write_bytes(b"half a file")
     assert len(pd.read_parquet(out / "rounds")) == 4_000
-    with pytest.raises(ValueError, match="--resume"):
+    with pytest.raises(ValueError, match=r"resume it \(resume=True\)"):
         simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out=out, workers=1, chunk_size=4_000)
     result = simulate(RULES, 3, POLICIES, rounds=9_000, seed=7, out=out, workers=1,
                       chunk_size=4_000, resume=True)  # fmt: skip

@@ -120,21 +120,24 @@ def parse_cards(text: str) -> np.ndarray:
     if not isinstance(text, str):
         raise ValueError(f"card text must be a string, not {type(text).__name__}")
     tokens = [t for t in re.split(r"[\s,;]+", text.replace("\ufe0f", "").strip()) if t]
+    faces = [_face_of_token(raw.upper()) for raw in tokens]
+    jokers = faces.count(JOKER_FACE)
+    if jokers > MAX_JOKERS:
+        raise ValueError(
+            f"too many jokers: {jokers} written; at most {MAX_JOKERS} exist (4 per deck, 2 decks)"
+        )
     codes = []
     copies: dict[int, int] = {}
     n_jokers = 0
-    for raw in tokens:
-        face = _face_of_token(raw.upper())
+    for raw, face in zip(tokens, faces, strict=True):
         if face == JOKER_FACE:
-            if n_jokers >= MAX_JOKERS:
-                raise ValueError(f"too many jokers: at most {MAX_JOKERS} (4 per deck, 2 decks)")
             codes.append(JOKER_BASE + n_jokers)
             n_jokers += 1
             continue
         copy = copies.get(face, 0)
         if copy >= MAX_DECKS:
             raise ValueError(
-                f"card {raw!r} written {copy + 1} times; "
+                f"card {raw!r} written {faces.count(face)} times; "
                 f"at most {MAX_DECKS} copies exist (two decks)"
             )
         copies[face] = copy + 1

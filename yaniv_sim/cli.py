@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -17,6 +18,20 @@ import click
 from yaniv_sim import __version__
 from yaniv_sim.datafiles import is_data_file, read_data_file
 from yaniv_sim.rules import PRESETS, VARIANTS, Rules
+
+# library parameters whose errors the command line reports under its option's name
+_FLAGS = {"rounds": "--rounds", "games": "--games", "chunk_size": "--chunk-size",
+          "workers": "--workers", "seed": "--seed", "seating": "--seating", "dask": "--dask",
+          "policy": "--policy", "out": "--out"}  # fmt: skip
+
+
+def _message(text: str) -> str:
+    """A library message, with a leading parameter name written as the CLI option."""
+    text = text.replace("(resume=True)", "(add --resume to the same command)")
+    match = re.match(r"(\w+)([ :])", text)
+    if match and match.group(1) in _FLAGS:
+        return _FLAGS[match.group(1)] + text[len(match.group(1)) :]
+    return text
 
 
 def _user_errors(func):
@@ -27,7 +42,7 @@ def _user_errors(func):
         try:
             return func(*args, **kwargs)
         except (ValueError, OSError) as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(_message(str(error))) from None
 
     return wrapper
 
@@ -165,14 +180,15 @@ def legal_command(hand: str, rules: Rules):
     """
     from yaniv_sim import engine
 
-    click.echo(f"hand {engine.format_cards(engine.parse_cards(hand))}: "
-               f"{engine.hand_value(hand)} points")  # fmt: skip
+    lines = [f"hand {engine.format_cards(engine.parse_cards(hand))}: "
+             f"{engine.hand_value(hand)} points"]  # fmt: skip
     for discard in engine.legal_discards(hand, rules):
         kind = engine.discard_kind(discard, rules)
         points = engine.hand_value(discard)
         take = engine.format_cards(engine.takeable(discard, rules))
-        click.echo(f"  {kind:<6} {engine.format_cards(discard):<22} {points:>3} points; "
-                   f"next may take {take}")  # fmt: skip
+        lines.append(f"  {kind:<6} {engine.format_cards(discard):<22} {points:>3} points; "
+                     f"next may take {take}")  # fmt: skip
+    click.echo("\n".join(lines))
 
 
 @main.command("round")
@@ -309,10 +325,13 @@ def simulate_command(
 
     Example: yaniv-sim simulate --players 4 --rounds 1000000 --out data/demo
     """
-    from yaniv_sim.runs import Interrupted, simulate
+    from yaniv_sim.runs import Interrupted, simulate, usable_workers
 
     if (rounds is None) == (games is None):
         raise ValueError("give either --rounds N or --games N")
+    _, note = usable_workers(workers)
+    if note is not None and dask_address is None:
+        click.echo(f"note: {_message(note)}", err=True)
     try:
         result = simulate(
             rules,
@@ -331,7 +350,7 @@ def simulate_command(
         )
     except Interrupted as stop:
         click.echo(f"{stop}; run the same command with --resume to finish", err=True)
-        raise SystemExit(130) from None
+        raise SystemExit(128 + stop.signal) from None
     if not quiet:
         click.echo(result.summary())
 

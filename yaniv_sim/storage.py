@@ -1,4 +1,4 @@
-"""The simulation dataset on disk: Parquet parts per chunk and a manifest.
+"""The simulation dataset on disk: Parquet parts per chunk, checked markers, a manifest.
 
 Layout of a dataset directory (documented in ``docs/data.md``)::
 
@@ -6,21 +6,29 @@ Layout of a dataset directory (documented in ``docs/data.md``)::
     rounds/part-000000.parquet    one file per chunk per table
     games/part-000000.parquet     (games mode only)
     decisions/part-000000.parquet
-    _chunks/000000.done           written last: the chunk is complete
+    _chunks/000000.done           written last: the chunk's parts, their rows and checksums
+    .lock                         held by the one process writing the dataset
 
 A part file is written under a hidden temporary name and renamed into place,
-so a reader never sees half a file; a chunk counts as done only once its
-marker exists, so an interrupted run is resumed by playing the chunks that
-have none. Parquet readers (pandas, DuckDB, pyarrow, Dask) skip the hidden
-temporary names and the ``_chunks`` folder.
+so a reader never sees half a file. A chunk counts as done only once its
+marker exists; the marker names the request it belongs to and every part's
+size, row count and SHA-256, so :func:`open_dataset` can prove that what it
+returns is exactly what the request produced. Parquet readers (pandas,
+DuckDB, pyarrow, Dask) skip the hidden temporary names, the lock and the
+``_chunks`` folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
+import hashlib
 import json
 import os
 import posixpath
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +36,32 @@ import fsspec
 import pandas as pd
 from fsspec.implementations.local import LocalFileSystem
 
+__all__ = [
+    "Dataset",
+    "DatasetBusy",
+    "DatasetError",
+    "DatasetFull",
+    "open_dataset",
+]
+
 MANIFEST = "manifest.json"
 MARKERS = "_chunks"
+LOCK = ".lock"
 TABLES = ("rounds", "games", "decisions")
+FORMAT = 2  # 2: markers hold the request fingerprint and every part's checksum
+_TEMPORARY = re.compile(r"^\..+\.tmp-\d+$")
+
+
+class DatasetError(ValueError):
+    """A dataset that is not what its manifest says: incomplete, corrupt or mixed."""
+
+
+class DatasetBusy(DatasetError):
+    """Another process is writing the dataset."""
+
+
+class DatasetFull(DatasetError, OSError):
+    """The disk filled up while a part was written."""
 
 
 def location(root) -> tuple[Any, str]:
@@ -38,7 +69,7 @@ def location(root) -> tuple[Any, str]:
     try:
         fs, path = fsspec.core.url_to_fs(os.fspath(root))
     except (ImportError, ValueError) as error:
-        raise ValueError(f"--out {root}: cannot use this location ({error})") from None
+        raise ValueError(f"{root}: cannot use this location ({error})") from None
     return fs, path.rstrip("/")
 
 
@@ -46,55 +77,166 @@ def is_local(root) -> bool:
     return "://" not in os.fspath(root) or os.fspath(root).startswith("file://")
 
 
+def part_name(table: str, index: int) -> str:
+    """A chunk's part file of a table, relative to the dataset folder."""
+    return f"{table}/part-{index:06d}.parquet"
+
+
 def part_path(root, table: str, index: int) -> str:
     """Path (within the dataset's filesystem) of one chunk's part file of a table."""
     _, path = location(root)
-    return posixpath.join(path, table, f"part-{index:06d}.parquet")
+    return posixpath.join(path, part_name(table, index))
 
 
-def _atomic_write(fs, path: str, write) -> None:
-    """Write through a hidden temporary name in the same folder, then rename into place.
+def fingerprint(request: dict[str, Any]) -> str:
+    """A short digest that names a request: equal requests, equal fingerprints."""
+    text = json.dumps(request, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
-    ``write`` gets a local path on a local filesystem (pyarrow writes a path
-    much faster than a Python file object) and an open binary file elsewhere.
+
+# -- writing -----------------------------------------------------------------------
+
+
+def _atomic_write(fs, path: str, data: bytes) -> None:
+    """Write ``data`` through a hidden temporary name in the same folder, then rename.
+
+    A full disk raises :class:`DatasetFull` naming the file; the temporary
+    file is removed.
     """
     folder, name = posixpath.split(path)
-    fs.makedirs(folder, exist_ok=True)
     tmp = posixpath.join(folder, f".{name}.tmp-{os.getpid()}")
-    if isinstance(fs, LocalFileSystem):
-        write(tmp)
-        os.replace(tmp, path)
-        return
-    with fs.open(tmp, "wb") as handle:
-        write(handle)
-    fs.mv(tmp, path)
-
-
-def _write_bytes(data: bytes):
-    def write(target) -> None:
-        if isinstance(target, str):
-            with open(target, "wb") as handle:
-                handle.write(data)
+    try:
+        fs.makedirs(folder, exist_ok=True)
+        if isinstance(fs, LocalFileSystem):
+            _write_file(tmp, data)
+            os.replace(tmp, path)
         else:
-            target.write(data)
+            with fs.open(tmp, "wb") as handle:
+                handle.write(data)
+            fs.mv(tmp, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            fs.rm_file(tmp)
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DatasetFull(f"{path}: no space left on device") from None
+        raise
 
-    return write
+
+def _write_file(path: str, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
 
 
-def write_chunk(root, index: int, tables: dict[str, pd.DataFrame]) -> None:
-    """Write one chunk's tables, each atomically, then its done marker."""
+def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def write_chunk(root, index: int, tables: dict[str, pd.DataFrame], request_id: str) -> None:
+    """Write one chunk's tables, each atomically, then its marker with their checksums."""
     fs, path = location(root)
+    parts = {}
     for name, frame in tables.items():
-        _atomic_write(
-            fs,
-            posixpath.join(path, name, f"part-{index:06d}.parquet"),
-            lambda target, frame=frame: frame.to_parquet(target, index=False, compression="zstd"),
-        )
-    _atomic_write(fs, posixpath.join(path, MARKERS, f"{index:06d}.done"), _write_bytes(b""))
+        data = _parquet_bytes(frame)
+        _atomic_write(fs, posixpath.join(path, part_name(name, index)), data)
+        parts[name] = {
+            "file": part_name(name, index),
+            "rows": len(frame),
+            "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
+    marker = {"chunk": index, "request": request_id, "parts": parts}
+    _atomic_write(fs, _marker_path(path, index), json.dumps(marker, indent=1).encode("utf-8"))
 
 
-def completed_chunks(root) -> set[int]:
-    """Indices of the chunks whose every table was written."""
+def write_manifest(root, manifest: dict[str, Any]) -> None:
+    fs, path = location(root)
+    data = json.dumps(manifest, indent=2).encode("utf-8")
+    _atomic_write(fs, posixpath.join(path, MANIFEST), data)
+
+
+def remove_leftovers(root) -> int:
+    """Remove temporary files a killed writer left; how many were removed.
+
+    Call only while holding the dataset's lock (no writer is running).
+    """
+    fs, path = location(root)
+    removed = 0
+    for folder in (path, *(posixpath.join(path, t) for t in (*TABLES, MARKERS))):
+        if not fs.isdir(folder):
+            continue
+        for file in fs.ls(folder, detail=False):
+            if _TEMPORARY.match(posixpath.basename(file)):
+                with contextlib.suppress(FileNotFoundError):
+                    fs.rm_file(file)
+                removed += 1
+    return removed
+
+
+def forget_chunk(root, index: int) -> None:
+    """Remove a chunk's marker, so that it counts as not done and is played again."""
+    fs, path = location(root)
+    with contextlib.suppress(FileNotFoundError):
+        fs.rm_file(_marker_path(path, index))
+
+
+# -- one writer ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def writer_lock(root, name: str = "") -> Iterator[None]:
+    """Hold the dataset's writer lock; :class:`DatasetBusy` if another process holds it.
+
+    On a local folder this is an OS lock (``fcntl.flock``) on ``.lock``: the
+    operating system releases it when its holder ends, however it ends, so a
+    dead writer never blocks the next one. On other fsspec URLs there is no
+    lock (see docs/data.md): one writer at a time is the caller's to ensure,
+    and the markers' request fingerprints and checksums still catch mixed or
+    overwritten parts when the dataset is opened.
+    """
+    if not is_local(root):
+        yield
+        return
+    import fcntl
+
+    _, path = location(root)
+    label = f"{name} {root}" if name else f"{root}"
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd = os.open(os.path.join(path, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+    except (FileExistsError, NotADirectoryError):
+        raise ValueError(f"{label}: a file is in the way; choose a folder") from None
+    except OSError as error:
+        raise ValueError(f"{label}: cannot write there ({error.strerror})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "another process"
+            raise DatasetBusy(
+                f"{label}: another simulation (process {holder}) is writing this dataset; "
+                "wait for it to finish, or choose another folder"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def _marker_path(path: str, index: int) -> str:
+    return posixpath.join(path, MARKERS, f"{index:06d}.done")
+
+
+def marked_chunks(root) -> set[int]:
+    """Indices of the chunks that have a marker (not yet checked)."""
     fs, path = location(root)
     folder = posixpath.join(path, MARKERS)
     if not fs.isdir(folder):
@@ -104,47 +246,151 @@ def completed_chunks(root) -> set[int]:
 
 
 def read_manifest(root) -> dict[str, Any] | None:
+    """The manifest, checked for shape; ``None`` if there is none."""
     fs, path = location(root)
     file = posixpath.join(path, MANIFEST)
+    if fs.isdir(path) is False and fs.exists(path):
+        raise ValueError(f"{root}: exists and is not a folder")
     if not fs.isfile(file):
         return None
     try:
-        return json.loads(fs.cat_file(file).decode("utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{root}: the manifest is not valid JSON ({error})") from None
+        manifest = json.loads(fs.cat_file(file).decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise DatasetError(f"{root}: {MANIFEST} is not valid JSON ({error})") from None
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise DatasetError(f"{root}: {MANIFEST} is not a yaniv-sim manifest ({problem})")
+    return manifest
 
 
-def write_manifest(root, manifest: dict[str, Any]) -> None:
+def _manifest_problem(manifest) -> str | None:
+    if not isinstance(manifest, dict):
+        return f"expected a JSON object, found {type(manifest).__name__}"
+    if manifest.get("tool") != "yaniv-sim":
+        return "'tool' is not \"yaniv-sim\""
+    for key, kind in (("request", dict), ("policies", list), ("chunks", int)):
+        if not isinstance(manifest.get(key), kind) or isinstance(manifest.get(key), bool):
+            return f"'{key}' is missing or not a JSON {'object' if kind is dict else kind.__name__}"
+    if manifest["chunks"] < 1:
+        return "'chunks' is below 1"
+    for policy in manifest["policies"]:
+        if not isinstance(policy, dict) or not {"id", "spec"} <= set(policy):
+            return "a 'policies' entry lacks its id or spec"
+    return None
+
+
+def _read_marker(fs, path: str, index: int) -> dict[str, Any] | None:
+    """A chunk's marker, or ``None`` when it is missing or not a valid marker."""
+    try:
+        marker = json.loads(fs.cat_file(_marker_path(path, index)).decode("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if (
+        not isinstance(marker, dict)
+        or marker.get("chunk") != index
+        or not isinstance(marker.get("parts"), dict)
+    ):
+        return None
+    return marker
+
+
+def chunk_problem(
+    root, index: int, request_id: str, tables: tuple[str, ...], *, read: bool = True
+) -> str | None:
+    """What is wrong with a marked chunk (``None``: nothing).
+
+    Checks that the marker belongs to ``request_id`` and lists exactly
+    ``tables``, and that each part exists with the recorded size; with
+    ``read``, also its SHA-256.
+    """
     fs, path = location(root)
-    data = json.dumps(manifest, indent=2).encode("utf-8")
-    _atomic_write(fs, posixpath.join(path, MANIFEST), _write_bytes(data))
+    marker = _read_marker(fs, path, index)
+    if marker is None:
+        return f"chunk {index}: its marker {MARKERS}/{index:06d}.done is unreadable"
+    if marker.get("request") != request_id:
+        return f"chunk {index}: written by another request than the manifest's"
+    if set(marker["parts"]) != set(tables):
+        return f"chunk {index}: its marker lists {sorted(marker['parts'])}, not {list(tables)}"
+    for table in tables:
+        try:
+            _part_bytes(fs, path, index, marker["parts"][table], read=read)
+        except DatasetError as error:
+            return str(error)
+    return None
+
+
+def _part_bytes(fs, path: str, index: int, part: dict[str, Any], *, read: bool = True):
+    """A part's bytes after checking them against its marker entry (``None`` without read)."""
+    name = part.get("file", "?")
+    file = posixpath.join(path, name)
+    try:
+        size = fs.size(file)
+    except FileNotFoundError:
+        raise DatasetError(f"{name} (chunk {index}) is missing") from None
+    if size != part.get("bytes"):
+        raise DatasetError(
+            f"{name} (chunk {index}) has {size:,} bytes, not the {part.get('bytes'):,} written "
+            "(truncated or overwritten)"
+        )
+    if not read:
+        return None
+    data = fs.cat_file(file)
+    if hashlib.sha256(data).hexdigest() != part.get("sha256"):
+        raise DatasetError(f"{name} (chunk {index}) fails its checksum (the file is corrupt)")
+    return data
+
+
+def tables_of(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The tables a dataset of this manifest holds."""
+    mode = manifest["request"].get("mode")
+    return TABLES if mode == "games" else ("rounds", "decisions")
 
 
 def is_empty_or_missing(root) -> bool:
-    """Whether ``root`` does not exist or is an empty folder."""
+    """Whether ``root`` does not exist or is an empty folder.
+
+    A writer's lock and temporary files do not count: a dataset that another
+    writer has only just begun is refused by the lock, not taken for a
+    stranger's folder.
+    """
     fs, path = location(root)
     if not fs.exists(path):
         return True
-    return fs.isdir(path) and not fs.ls(path, detail=False)
+    if not fs.isdir(path):
+        return False
+    names = (posixpath.basename(p) for p in fs.ls(path, detail=False))
+    return all(name == LOCK or _TEMPORARY.match(name) for name in names)
 
 
 @dataclasses.dataclass
 class Dataset:
-    """A simulation dataset opened for analysis."""
+    """A simulation dataset opened for analysis.
 
-    path: Path
+    ``chunks`` lists the chunks it holds, ``chunks_total`` how many the
+    request has; ``complete`` is true when it holds them all.
+    """
+
+    path: Path | str
     manifest: dict[str, Any]
     rounds: Any
     games: Any
     decisions: Any
+    chunks: tuple[int, ...] = ()
+    chunks_total: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.chunks) == self.chunks_total
 
     def policy_names(self) -> dict[int, str]:
         """Policy id -> spec, as used in the ``policy*`` columns."""
         return {p["id"]: p["spec"] for p in self.manifest["policies"]}
 
 
-def open_dataset(path, *, lazy: bool = False) -> Dataset:
-    """Open a dataset written by ``simulate``.
+def open_dataset(
+    path, *, lazy: bool = False, partial: bool = False, verify: bool = True
+) -> Dataset:
+    """Open a dataset written by ``simulate``, checked against its manifest.
 
     Parameters
     ----------
@@ -153,31 +399,116 @@ def open_dataset(path, *, lazy: bool = False) -> Dataset:
     lazy : bool
         Return ``pyarrow.dataset.Dataset`` objects instead of DataFrames, for
         runs too big to load at once.
+    partial : bool
+        Return the chunks that are done when the dataset is incomplete
+        (``Dataset.chunks`` says which). By default an incomplete dataset is
+        refused with :class:`DatasetError`.
+    verify : bool
+        Check every part's SHA-256 as it is read (default). ``False`` checks
+        only that every part exists with its recorded size.
 
-    Only chunks marked complete are read, in chunk order.
+    Raises
+    ------
+    DatasetError
+        No or a malformed manifest; an incomplete dataset (without
+        ``partial``); a chunk whose marker belongs to another request, or a
+        part file missing, truncated or failing its checksum: the message
+        names the file and the chunk.
     """
     manifest = read_manifest(path)
     if manifest is None:
-        raise ValueError(f"{path}: not a yaniv-sim dataset (no {MANIFEST})")
-    fs, _ = location(path)
-    done = sorted(completed_chunks(path))
-    tables: dict[str, Any] = {}
+        raise DatasetError(f"{path}: not a yaniv-sim dataset (no {MANIFEST})")
+    if manifest.get("format") != FORMAT:
+        raise DatasetError(
+            f"{path}: written in an older dataset format without checksums; "
+            "simulate it again into a new folder"
+        )
+    fs, root = location(path)
+    total = manifest["chunks"]
+    request_id = fingerprint(manifest["request"])
+    tables = tables_of(manifest)
+    done = sorted(i for i in marked_chunks(path) if i < total)
+    if len(done) < total and not partial:
+        raise DatasetError(
+            f"{path}: incomplete, {len(done)} of {total} chunks done; finish it by running "
+            "the same simulation again with resume (yaniv-sim simulate ... --resume), or "
+            "open it with partial=True for the chunks that are done"
+        )
+    markers = {}
+    for index in done:
+        marker = _read_marker(fs, root, index)
+        problem = None
+        if marker is None:
+            problem = f"chunk {index}: its marker {MARKERS}/{index:06d}.done is unreadable"
+        elif marker.get("request") != request_id:
+            problem = f"chunk {index}: written by another request than the manifest's"
+        elif set(marker["parts"]) != set(tables):
+            problem = f"chunk {index}: its marker does not list the tables {list(tables)}"
+        if problem:
+            raise DatasetError(f"{path}: {problem}; {_REPAIR}")
+        markers[index] = marker
+    result: dict[str, Any] = {}
     for name in TABLES:
-        files = [part_path(path, name, i) for i in done]
-        files = [f for f in files if fs.isfile(f)]
-        if not files:
-            tables[name] = None
+        if name not in tables:
+            result[name] = None
         elif lazy:
-            import pyarrow.dataset as ds
-            import pyarrow.fs as pafs
-
-            filesystem = pafs.PyFileSystem(pafs.FSSpecHandler(fs))
-            tables[name] = ds.dataset(files, format="parquet", filesystem=filesystem)
+            result[name] = _lazy_table(fs, path, root, name, markers, verify)
         else:
-            frames = []
-            for f in files:
-                with fs.open(f, "rb") as handle:
-                    frames.append(pd.read_parquet(handle))
-            tables[name] = pd.concat(frames, ignore_index=True)
-    root = Path(path) if is_local(path) else path
-    return Dataset(root, manifest, tables["rounds"], tables["games"], tables["decisions"])
+            result[name] = _load_table(path, fs, root, name, markers, verify)
+    where = Path(path) if is_local(path) else path
+    return Dataset(where, manifest, result["rounds"], result["games"], result["decisions"],
+                   tuple(done), total)  # fmt: skip
+
+
+_REPAIR = "run the same simulation again with resume to re-play it"
+
+
+def _checked(path, fs, root, index, part, verify):
+    try:
+        return _part_bytes(fs, root, index, part, read=verify)
+    except DatasetError as error:
+        raise DatasetError(f"{path}: {error}; {_REPAIR}") from None
+
+
+def _load_table(path, fs, root, name, markers, verify) -> pd.DataFrame | None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = []
+    for index, marker in markers.items():
+        part = marker["parts"][name]
+        data = _checked(path, fs, root, index, part, verify)
+        try:
+            if data is None:
+                with fs.open(posixpath.join(root, part["file"]), "rb") as handle:
+                    table = pq.read_table(handle)
+            else:
+                table = pq.read_table(pa.BufferReader(data))
+        except (OSError, pa.ArrowException) as error:
+            raise DatasetError(
+                f"{path}: {part['file']} (chunk {index}) cannot be read ({error}); {_REPAIR}"
+            ) from None
+        if table.num_rows != part["rows"]:
+            raise DatasetError(
+                f"{path}: {part['file']} (chunk {index}) holds {table.num_rows:,} rows, not "
+                f"the {part['rows']:,} written; {_REPAIR}"
+            )
+        tables.append(table)
+    if not tables:
+        return None
+    return pa.concat_tables(tables).to_pandas()
+
+
+def _lazy_table(fs, path, root, name, markers, verify):
+    import pyarrow.dataset as ds
+    import pyarrow.fs as pafs
+
+    files = []
+    for index, marker in markers.items():
+        part = marker["parts"][name]
+        _checked(path, fs, root, index, part, verify)
+        files.append(posixpath.join(root, part["file"]))
+    if not files:
+        return None
+    filesystem = pafs.PyFileSystem(pafs.FSSpecHandler(fs))
+    return ds.dataset(files, format="parquet", filesystem=filesystem)

@@ -30,6 +30,8 @@ from yaniv_sim.engine._specs import canonical_spec, policy_vector
 from yaniv_sim.rules import Rules
 
 DEFAULT_CHUNK = {"rounds": 100_000, "games": 2_000}
+MAX_COUNT = 2**31 - 1  # the ``game`` and ``round`` columns are 32-bit
+MAX_CHUNKS = 1_000_000  # one marker and two or three part files each
 MODES = ("rounds", "games")
 SEATINGS = ("rotate", "fixed")
 
@@ -74,6 +76,10 @@ class SimRequest:
         count = rounds if rounds is not None else games
         if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 1:
             raise ValueError(f"{mode}: {count!r} is not allowed; use a whole number of at least 1")
+        if count > MAX_COUNT:
+            raise ValueError(
+                f"{mode}: {count} is more than a dataset can index; use 1 to {MAX_COUNT:,}"
+            )
         if isinstance(policies, str):
             policies = [policies] * players
         policies = tuple(canonical_spec(p) for p in policies)
@@ -91,6 +97,12 @@ class SimRequest:
         size = DEFAULT_CHUNK[mode] if chunk_size in (None, 0) else chunk_size
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(f"chunk_size: {size!r} is not allowed; use a whole number >= 1")
+        if -(-count // size) > MAX_CHUNKS:
+            raise ValueError(
+                f"chunk_size: {size} makes {-(-count // size):,} chunks of {count:,} {mode}; "
+                f"a dataset holds at most {MAX_CHUNKS:,}, so use a chunk_size of at least "
+                f"{-(-count // MAX_CHUNKS):,}"
+            )
         if branches and mode != "games":
             raise ValueError("branches: counterfactual branches need games mode (give games)")
         if isinstance(branch_games, bool) or not isinstance(branch_games, int) or branch_games < 1:
