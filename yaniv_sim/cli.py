@@ -330,7 +330,7 @@ def simulate_command(
     if (rounds is None) == (games is None):
         raise ValueError("give either --rounds N or --games N")
     _, note = usable_workers(workers)
-    if note is not None and dask_address is None:
+    if note is not None and dask_address in (None, "local"):
         click.echo(f"note: {_message(note)}", err=True)
     try:
         result = simulate(

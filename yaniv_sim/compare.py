@@ -173,8 +173,7 @@ def compare(
     chunk = min(chunk, games) if sequential else games
     if sequential and k != 2:
         raise ValueError("--sequential compares exactly two policies")
-    if workers is None:
-        workers = os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, os.cpu_count() or 1)
     parts = []
     decision = None
     pool = None

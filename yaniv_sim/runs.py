@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +180,11 @@ def _run_chunk(request_data: dict[str, Any], index: int, out: str) -> tuple[int,
     start = time.perf_counter()
     request = SimRequest.from_dict(request_data)
     tables = play_chunk(request, index)
-    storage.write_chunk(out, index, tables, storage.fingerprint(request_data))
+    schemas = {
+        name: storage.table_schema(name, request.players, request.mode, request.branches)
+        for name in tables
+    }
+    storage.write_chunk(out, index, tables, storage.fingerprint(request_data), schemas)
     return index, request.chunk_units(index)[1], time.perf_counter() - start
 
 
@@ -405,7 +410,7 @@ def _simulate_locked(request, path, workers, dask, resume, quiet, on_chunk) -> S
                 _run_in_processes(workers, request, todo, path, finished)
     except KeyboardInterrupt as stop:
         stopped = getattr(stop, "signum", signal.SIGINT)
-    except (DatasetFull, cf.process.BrokenProcessPool) as error:
+    except (DatasetFull, BrokenProcessPool) as error:
         failure = error
     finally:
         with _signals_held():

@@ -127,21 +127,37 @@ def _write_file(path: str, data: bytes) -> None:
         handle.write(data)
 
 
-def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+def _parquet_bytes(frame: pd.DataFrame, schema=None) -> bytes:
+    """The frame as zstd Parquet; with ``schema``, first checked against it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if schema is not None:
+        # the strings of a categorical may come as large_string (pandas 3); all else must match
+        found = [(f.name, str(f.type).replace("large_string", "string")) for f in table.schema]
+        if found != [(f.name, str(f.type)) for f in schema]:
+            raise RuntimeError(
+                f"a table does not match its declared schema: {found} against {schema}"
+            )
+        table = table.cast(schema.with_metadata(table.schema.metadata))
     sink = pa.BufferOutputStream()
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), sink, compression="zstd")
+    pq.write_table(table, sink, compression="zstd")
     return sink.getvalue().to_pybytes()
 
 
-def write_chunk(root, index: int, tables: dict[str, pd.DataFrame], request_id: str) -> None:
-    """Write one chunk's tables, each atomically, then its marker with their checksums."""
+def write_chunk(
+    root, index: int, tables: dict[str, pd.DataFrame], request_id: str, schemas=None
+) -> None:
+    """Write one chunk's tables, each atomically, then its marker with their checksums.
+
+    ``schemas`` maps table names to their declared schema
+    (:func:`table_schema`); each table must match it exactly.
+    """
     fs, path = location(root)
     parts = {}
     for name, frame in tables.items():
-        data = _parquet_bytes(frame)
+        data = _parquet_bytes(frame, None if schemas is None else schemas[name])
         _atomic_write(fs, posixpath.join(path, part_name(name, index)), data)
         parts[name] = {
             "file": part_name(name, index),
@@ -512,3 +528,90 @@ def _lazy_table(fs, path, root, name, markers, verify):
         return None
     filesystem = pafs.PyFileSystem(pafs.FSSpecHandler(fs))
     return ds.dataset(files, format="parquet", filesystem=filesystem)
+
+
+# -- the declared schema ---------------------------------------------------------------
+
+OUTCOMES = ("yaniv", "assaf", "slapdown", "void", "stock_out")
+
+# Every table's columns in order, as (name, type, when). ``{s}`` expands to
+# each seat, ``{k}`` to each opponent 1 .. players-1; ``when`` is "all",
+# "games" (games mode only) or "branches" (call-or-wait branch runs only).
+# docs/data.md's table reference documents exactly these (a test checks it).
+COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "rounds": (
+        ("game", "int32", "all"),
+        ("round", "int32", "all"),
+        ("players", "int8", "all"),
+        ("starter", "int8", "all"),
+        ("caller", "int8", "all"),
+        ("caller_value", "int8", "all"),
+        ("outcome", "category", "all"),
+        ("winner", "int8", "all"),
+        ("turns", "int16", "all"),
+        ("reshuffles", "int16", "all"),
+        ("hand_{s}", "int16", "all"),
+        ("score_{s}", "int16", "all"),
+        ("total_{s}", "int16", "games"),
+        ("policy_{s}", "int8", "all"),
+    ),
+    "games": (
+        ("game", "int32", "all"),
+        ("players", "int8", "all"),
+        ("rounds", "int16", "all"),
+        ("winner", "int8", "all"),
+        ("winner_policy", "int8", "all"),
+        ("total_{s}", "int16", "all"),
+        ("landings_{s}", "int16", "all"),
+        ("out_round_{s}", "int16", "all"),
+        ("place_{s}", "int8", "all"),
+        ("policy_{s}", "int8", "all"),
+    ),
+    "decisions": (
+        ("game", "int32", "all"),
+        ("round", "int32", "all"),
+        ("turn", "int16", "all"),
+        ("seat", "int8", "all"),
+        ("policy", "int8", "all"),
+        ("hand_value", "int8", "all"),
+        ("opp{k}_cards", "int8", "all"),
+        ("opp{k}_took", "int8", "all"),
+        ("opp{k}_took_value", "int8", "all"),
+        ("fewest_opponent_cards", "int8", "all"),
+        ("called", "bool", "all"),
+        ("lowest_opponent", "int8", "all"),
+        ("points_if_call", "int16", "branches"),
+        ("points_if_wait", "int16", "branches"),
+        ("others_if_call", "int16", "branches"),
+        ("others_if_wait", "int16", "branches"),
+        ("win_if_call", "int8", "branches"),
+        ("win_if_wait", "int8", "branches"),
+    ),
+}
+
+
+def table_columns(table: str, players: int, mode: str, branches: bool) -> list[tuple[str, str]]:
+    """The (column, type) pairs of a table, in order, for one request's shape."""
+    wanted = {"all", mode} | ({"branches"} if branches else set())
+    columns = []
+    for name, kind, when in COLUMNS[table]:
+        if when not in wanted:
+            continue
+        if "{s}" in name:
+            columns += [(name.format(s=s), kind) for s in range(players)]
+        elif "{k}" in name:
+            columns += [(name.format(k=k), kind) for k in range(1, players)]
+        else:
+            columns.append((name, kind))
+    return columns
+
+
+def table_schema(table: str, players: int, mode: str, branches: bool):
+    """The declared ``pyarrow.Schema`` of a table (``outcome``: dictionary of strings)."""
+    import pyarrow as pa
+
+    types = {"int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "bool": pa.bool_(),
+             "category": pa.dictionary(pa.int8(), pa.string())}  # fmt: skip
+    return pa.schema(
+        [(name, types[kind]) for name, kind in table_columns(table, players, mode, branches)]
+    )
