@@ -46,7 +46,7 @@ def _codes(text: str, used: set[int]) -> list[int]:
 
 class Position:
     def __init__(self, rules: Rules, hand: str, opponents, *, dead="", prev="", turn=5,
-                 totals=None, hidden_seed=0):  # fmt: skip
+                 totals=None, hidden_seed=0, prev_kind=None):  # fmt: skip
         self.rules = rules
         self.players = players = 1 + len(opponents)
         self.rp, _ = rule_params(rules, players)
@@ -86,7 +86,7 @@ class Position:
             piles[PREV, i] = c
         pst[PS_PREV_N] = len(prev_cards)
         if prev_cards:
-            kind = engine.discard_kind(np.array(prev_cards, np.int16), rules)
+            kind = prev_kind or engine.discard_kind(np.array(prev_cards, np.int16), rules)
             pst[PS_PREV_KIND] = KIND_NAMES.index(kind)
         pst[PS_TURN] = turn
         self.totals = np.zeros(players, np.int64) if totals is None else np.array(totals)
@@ -113,3 +113,23 @@ class Position:
         _choose_discard(*self._args(policy), n_sets)
         pst = self.ws[5]
         return engine.format_cards(self.ws[4][3, : pst[4]])
+
+    def lays(self, policy: str, cards: str) -> tuple[str, str]:
+        """How the policy lays ``cards`` (by face) when that card set is the only choice.
+
+        Returns the cards as laid and the kind laid as.
+        """
+        hands, _, hand_n, *_ = self.ws
+        cand, pst = self.ws[6], self.ws[5]
+        n_sets = _card_sets(hands, 0, hand_n[0], self.rules.joker_in_sets, cand)
+        wanted = sorted(engine.format_cards(parse_cards(cards)).split())
+        for i in range(n_sets):
+            mask = int(cand[0, i])
+            chosen = [hands[0, b] for b in range(hand_n[0]) if (mask >> b) & 1]
+            if sorted(engine.format_cards(chosen).split()) == wanted:
+                cand[:, 0] = cand[:, i].copy()
+                break
+        else:
+            raise AssertionError(f"{cards} is not a card set of the hand")
+        _choose_discard(*self._args(policy), 1)
+        return engine.format_cards(self.ws[4][3, : pst[4]]), KIND_NAMES[pst[5]]

@@ -93,6 +93,7 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> Non
         assert all(c in hand for c in discard), "discarded a card not in hand"
         legal = {faces(d) for d in engine.legal_discards(np.array(hand), rules)}
         assert faces(discard) in legal, f"illegal discard {engine.format_cards(discard)}"
+        assert step.kind in engine.discard_kinds(np.array(discard), rules)
         if seat in max_shed_seats:
             keys = max_shed_keys(np.array(hand), rules)
             mine = (value(discard), -sum(FACE[c] == 52 for c in discard), len(discard))
@@ -101,9 +102,8 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> Non
         for c in discard:
             hand.remove(c)
         if step.source == "pile":
-            allowed = [int(c) for c in engine.takeable(np.array(prev), rules)]
+            allowed = [int(c) for c in engine.takeable(np.array(prev), rules, prev_kind)]
             assert step.drawn in allowed, "took a card that may not be taken"
-            assert engine.discard_kind(np.array(prev), rules) == prev_kind
             prev.remove(step.drawn)
             assert not step.reshuffled
         elif step.source == "stock":

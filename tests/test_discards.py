@@ -1,13 +1,15 @@
 """Legal discards, their layings, what the next player may take, and discard kinds.
 
 Expected discards are written by hand from the rule book (section 3) and the project
-decisions (a card set that reads as a set is a set; runs are laid rising; a
+decisions (one natural card with jokers, where jokers may stand in sets, may be
+laid as a set or as a run, as the discarder chooses; runs are laid rising; a
 joker may stand for a rank the player still holds; ace low, no wrap-around).
 
 Discards are compared as lists of canonical keys: a run keeps its exact laid
 order (rising); a set under ``set_draw="any"`` is order-free; a set of three
 or more under ``set_draw="ends"`` is keyed by its unordered pair of end cards
-and the cards between them.
+and the cards between them. An expected laying is read as a set when it can be
+(the engine's default reading) unless it is marked ``/run``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yaniv_sim import Rules, format_cards, parse_cards
-from yaniv_sim.engine import discard_kind, legal_discards, takeable
+from yaniv_sim.engine import discard_kind, discard_kinds, legal_discards, legal_layings, takeable
 
 STANDARD = Rules.preset("standard")
 NORDIC = Rules.preset("nordic")
@@ -34,14 +36,16 @@ def rank_of(card: str) -> int:
     return RANKS.index(card[:-1])
 
 
-def key(laid: list[str], rules: Rules):
+def key(laid: list[str], rules: Rules, kind: str | None = None):
     """Canonical key of one laid discard (see the module docstring)."""
     if len(laid) == 1:
         return ("single", laid[0])
     naturals = [c for c in laid if c != "JK"]
     jokers = len(laid) - len(naturals)
     one_rank = len({c[:-1] for c in naturals}) == 1
-    if one_rank and (jokers == 0 or rules.joker_in_sets):
+    if kind is None:
+        kind = "set" if one_rank and (jokers == 0 or rules.joker_in_sets) else "run"
+    if kind == "set":
         if rules.set_draw == "any" or len(laid) <= 2:
             return ("set", tuple(sorted(laid)))
         return ("set", tuple(sorted([laid[0], laid[-1]])), tuple(sorted(laid[1:-1])))
@@ -49,12 +53,16 @@ def key(laid: list[str], rules: Rules):
 
 
 def engine_keys(hand: str, rules: Rules):
-    discards = legal_discards(hand, rules)
-    return sorted(key(format_cards(d).split(), rules) for d in discards)
+    layings = legal_layings(hand, rules)
+    return sorted(key(format_cards(d).split(), rules, kind) for d, kind in layings)
 
 
 def expected_keys(discards: list[str], rules: Rules):
-    return sorted(key(d.split(), rules) for d in discards)
+    keys = []
+    for d in discards:
+        cards, _, kind = d.partition(" /")
+        keys.append(key(cards.split(), rules, kind or None))
+    return sorted(keys)
 
 
 def check(hand: str, rules: Rules, expected: list[str]):
@@ -149,6 +157,7 @@ def test_spare_jokers_next_to_king_go_below_standard():
         [
             "QH", "KH", "JK",
             "QH JK", "QH JK JK", "KH JK", "KH JK JK",
+            "JK QH JK /run", "JK JK QH /run", "JK JK KH /run",
             "JK QH KH",
             "JK JK QH KH",
         ],
@@ -176,6 +185,7 @@ def test_spare_jokers_next_to_ace_go_above_standard():
         [
             "AS", "2S", "JK",
             "AS JK", "AS JK JK", "2S JK", "2S JK JK",
+            "AS JK JK /run", "JK 2S JK /run", "2S JK JK /run",
             "AS 2S JK",
             "AS 2S JK JK",
         ],
@@ -203,6 +213,8 @@ def test_each_placement_of_spare_jokers_standard():
         [
             "4C", "6C", "JK",
             "4C JK", "4C JK JK", "6C JK", "6C JK JK",
+            "JK JK 4C /run", "JK 4C JK /run", "4C JK JK /run",
+            "JK JK 6C /run", "JK 6C JK /run", "6C JK JK /run",
             "4C JK 6C",
             "JK 4C JK 6C", "4C JK 6C JK",
         ],
@@ -250,8 +262,60 @@ def test_queen_king_ace_with_a_joker():
 # -- sets and jokers ----------------------------------------------------------------------
 
 
-def test_one_natural_and_jokers_is_a_set_under_standard():
-    check("5C JK JK", STANDARD, ["5C", "JK", "5C JK", "5C JK JK"])
+def test_one_natural_and_jokers_is_a_set_or_a_run_under_standard():
+    check(
+        "5C JK JK",
+        STANDARD,
+        ["5C", "JK", "5C JK", "5C JK JK", "JK JK 5C /run", "JK 5C JK /run", "5C JK JK /run"],
+    )
+
+
+def test_two_with_two_jokers_as_a_set_or_a_run():
+    # a set of twos, 2-3-4 or A-2-3; no run has the 2 on top (it would need a card below A)
+    check("2C JK JK", STANDARD, ["2C", "JK", "2C JK", "2C JK JK", "2C JK JK /run", "JK 2C JK /run"])
+    laid = {(format_cards(d), kind): format_cards(takeable(d, STANDARD, kind))
+            for d, kind in legal_layings("2C JK JK", STANDARD) if len(d) == 3}  # fmt: skip
+    assert laid == {
+        ("2C JK JK", "set"): "2C JK JK",
+        ("2C JK JK", "run"): "2C JK",
+        ("JK 2C JK", "run"): "JK JK",
+    }
+
+
+def test_ace_and_king_with_jokers_fit_one_run_each():
+    check("AC JK JK", STANDARD, ["AC", "JK", "AC JK", "AC JK JK", "AC JK JK /run"])
+    check("KC JK JK", STANDARD, ["KC", "JK", "KC JK", "KC JK JK", "JK JK KC /run"])
+
+
+def test_one_natural_and_three_jokers_under_standard():
+    check(
+        "9H JK JK JK",
+        STANDARD,
+        [
+            "9H", "JK", "9H JK", "9H JK JK", "9H JK JK JK",
+            "JK JK 9H /run", "JK 9H JK /run", "9H JK JK /run",
+            "JK JK JK 9H /run", "JK JK 9H JK /run", "JK 9H JK JK /run", "9H JK JK JK /run",
+        ],
+    )  # fmt: skip
+
+
+def test_set_and_run_readings_under_ends():
+    # both readings offer the two end cards: a set laying with the ends of a run laying is
+    # listed once, as the run; a set laying no run gives (the ace inside two jokers) as a set
+    check("AC JK JK", STANDARD_ENDS, ["AC", "JK", "AC JK", "AC JK JK /run", "JK AC JK"])
+    layings = [(format_cards(d), k) for d, k in legal_layings("AC JK JK", STANDARD_ENDS)]
+    assert ("AC JK JK", "run") in layings and ("AC JK JK", "set") not in layings
+    assert ("JK AC JK", "set") in layings
+    # the set KC JK JK offers the king or a joker, as the run JK JK KC does
+    check("KC JK JK", STANDARD_ENDS, ["KC", "JK", "KC JK", "JK JK KC /run", "JK KC JK"])
+
+
+def test_two_naturals_and_a_joker_are_one_kind_only():
+    # a set of two fives with a joker is no run; two suited cards with a joker no set
+    check("5C 5D JK", STANDARD, ["5C", "5D", "JK", "5C 5D", "5C JK", "5D JK", "5C 5D JK"])
+    check("5C 6C JK", STANDARD, ["5C", "6C", "JK", "5C JK", "6C JK", "JK 5C 6C", "5C 6C JK"])
+    assert [k for d, k in legal_layings("5C 5D JK", STANDARD) if len(d) == 3] == ["set"]
+    assert {k for d, k in legal_layings("5C 6C JK", STANDARD) if len(d) == 3} == {"run"}
 
 
 def test_one_natural_and_jokers_is_a_run_under_nordic():
@@ -327,7 +391,11 @@ def test_set_with_joker_under_ends():
 
 
 def test_set_with_two_jokers_under_ends():
-    check("5C JK JK", STANDARD_ENDS, ["5C", "JK", "5C JK", "5C JK JK", "JK 5C JK"])
+    check(
+        "5C JK JK",
+        STANDARD_ENDS,
+        ["5C", "JK", "5C JK", "JK JK 5C /run", "JK 5C JK /run", "5C JK JK /run"],
+    )
 
 
 # -- two decks ---------------------------------------------------------------------------------
@@ -434,28 +502,31 @@ def reference_discards(hand: list[str], rules: Rules):
         jokers = len(cards) - len(naturals)
         if not naturals:
             continue
+        runs = []
+        suits = {c[-1] for c in naturals}
+        ranks = [rank_of(c) for c in naturals]
+        if len(cards) >= 3 and len(suits) == 1 and len(set(ranks)) == len(ranks):
+            by_rank = {rank_of(c): c for c in naturals}
+            for start in range(0, 13 - len(cards) + 1):
+                span = range(start, start + len(cards))
+                if all(r in span for r in ranks):
+                    runs.append([by_rank.get(r, "JK") for r in span])
+        keys += [key(run, rules, "run") for run in runs]
         if len({c[:-1] for c in naturals}) == 1 and (jokers == 0 or rules.joker_in_sets):
             if rules.set_draw == "any" or len(cards) == 2:
-                keys.append(key(cards, rules))
+                keys.append(key(cards, rules, "set"))
             else:
                 ends = set()
                 for i, j in itertools.combinations(range(len(cards)), 2):
                     ends.add(tuple(sorted([cards[i], cards[j]])))
+                # a set with the end cards of a run laying offers the same: listed as the run
+                as_runs = {key(run, rules, "set") for run in runs}
                 for a, b in ends:
                     middle = list(cards)
                     middle.remove(a)
                     middle.remove(b)
-                    keys.append(key([a, *middle, b], rules))
-            continue
-        suits = {c[-1] for c in naturals}
-        ranks = [rank_of(c) for c in naturals]
-        if len(cards) < 3 or len(suits) != 1 or len(set(ranks)) != len(ranks):
-            continue
-        by_rank = {rank_of(c): c for c in naturals}
-        for start in range(0, 13 - len(cards) + 1):
-            span = range(start, start + len(cards))
-            if all(r in span for r in ranks):
-                keys.append(key([by_rank.get(r, "JK") for r in span], rules))
+                    if key([a, *middle, b], rules, "set") not in as_runs:
+                        keys.append(key([a, *middle, b], rules, "set"))
     return sorted(keys)
 
 
@@ -495,15 +566,15 @@ def test_legal_discards_match_the_reference(rules, hand):
 @given(hand=hands(), rules=st.sampled_from([STANDARD, NORDIC, STANDARD_ENDS, NORDIC_ANY]))
 def test_every_legal_discard_is_a_legal_laid_discard(hand, rules):
     held = Counter(hand)
-    for laid in legal_discards(" ".join(hand), rules):
+    for laid, kind in legal_layings(" ".join(hand), rules):
         text = format_cards(laid).split()
         assert not Counter(text) - held
-        kind = discard_kind(laid, rules)
-        assert kind == key(text, rules)[0]
+        assert kind in discard_kinds(laid, rules)
+        assert kind == key(text, rules, kind)[0]
         if kind == "run":
             naturals = [rank_of(c) for c in text if c != "JK"]
             assert naturals == sorted(naturals)
-        taken = format_cards(takeable(laid, rules)).split()
+        taken = format_cards(takeable(laid, rules, kind)).split()
         if len(text) == 1 or (kind == "set" and rules.set_draw == "any"):
             assert taken == text
         else:
@@ -542,7 +613,6 @@ def test_every_legal_discard_is_a_legal_laid_discard(hand, rules):
         ("8S 8H 8C", STANDARD, "8S 8H 8C"),
         ("8S 8H 8D 8C", STANDARD, "8S 8H 8D 8C"),
         ("5C JK 5D", STANDARD, "5C JK 5D"),
-        ("5C JK JK", STANDARD, "5C JK JK"),
         ("8S 8S 8H", STANDARD, "8S 8S 8H"),
         ("8S 8H 8C", NORDIC_ANY, "8S 8H 8C"),
         # sets, ends
@@ -559,6 +629,52 @@ def test_every_legal_discard_is_a_legal_laid_discard(hand, rules):
 )
 def test_takeable(laid, rules, expected):
     assert text_set(takeable(laid, rules)) == Counter(expected.split())
+
+
+@pytest.mark.parametrize(
+    "laid, kind, expected",
+    [
+        ("5C JK JK", "set", "5C JK JK"),
+        ("5C JK JK", "run", "5C JK"),
+        ("JK 2C JK", "set", "JK 2C JK"),
+        ("JK 2C JK", "run", "JK JK"),
+        ("JK JK 9H JK", "run", "JK JK"),
+        ("JK JK 9H JK", "set", "JK JK 9H JK"),
+        ("KC JK JK", "run", "KC JK"),  # falling: K-Q-J
+    ],
+)
+def test_takeable_follows_the_reading_laid(laid, kind, expected):
+    assert discard_kinds(laid, STANDARD) == ("set", "run")
+    assert text_set(takeable(laid, STANDARD, kind)) == Counter(expected.split())
+
+
+@pytest.mark.parametrize("laid", ["5C JK JK", "JK 2C JK", "JK JK 9H JK"])
+def test_takeable_needs_the_reading_when_the_readings_differ(laid):
+    with pytest.raises(ValueError, match="kind='set' or kind='run'"):
+        takeable(laid, STANDARD)
+    with pytest.raises(ValueError, match="set or as a run"):
+        discard_kind(laid, STANDARD)
+
+
+def test_takeable_needs_no_reading_when_both_offer_the_ends():
+    assert discard_kinds("JK 2C JK", STANDARD_ENDS) == ("set", "run")
+    assert text_set(takeable("JK 2C JK", STANDARD_ENDS)) == Counter(["JK", "JK"])
+    assert text_set(takeable("2C JK JK", STANDARD_ENDS, "set")) == Counter(["2C", "JK"])
+
+
+@pytest.mark.parametrize(
+    "laid, rules, kind",
+    [
+        ("5C 5D JK", STANDARD, "run"),  # two fives are no run
+        ("5C 6C JK", STANDARD, "set"),  # two ranks are no set
+        ("5C JK JK", NORDIC, "set"),  # no jokers in sets
+        ("JK AC JK", STANDARD, "run"),  # the joker below the ace
+        ("AC JK", STANDARD, "run"),  # two cards are no run
+    ],
+)
+def test_takeable_rejects_a_reading_the_discard_does_not_have(laid, rules, kind):
+    with pytest.raises(ValueError, match="cannot be laid as"):
+        takeable(laid, rules, kind)
 
 
 def test_takeable_returns_the_laid_copies():
@@ -602,8 +718,6 @@ def test_takeable_rejects_joker_set_under_nordic():
         ("8S 8H 8S 8D", NORDIC, "set"),
         ("5C JK", STANDARD, "set"),
         ("JK 5C", STANDARD, "set"),
-        ("5C JK JK", STANDARD, "set"),
-        ("JK 5C JK", STANDARD, "set"),
         ("5C 5D JK", STANDARD, "set"),
         ("5C JK JK", NORDIC, "run"),
         ("JK JK 5C", NORDIC, "run"),
@@ -627,6 +741,33 @@ def test_takeable_rejects_joker_set_under_nordic():
 )
 def test_discard_kind(laid, rules, kind):
     assert discard_kind(laid, rules) == kind
+    assert discard_kinds(laid, rules) == (kind,)
+
+
+@pytest.mark.parametrize(
+    "laid, rules, kinds",
+    [
+        ("5C JK JK", STANDARD, ("set", "run")),
+        ("JK 5C JK", STANDARD, ("set", "run")),
+        ("JK JK 5C", STANDARD, ("set", "run")),  # 3-4-5, or 7-6-5 written falling
+        ("2C JK JK", STANDARD, ("set", "run")),
+        ("JK 2C JK", STANDARD, ("set", "run")),
+        ("AC JK JK", STANDARD, ("set", "run")),
+        ("JK AC JK", STANDARD, ("set",)),  # no card below the ace
+        ("JK KC JK", STANDARD, ("set",)),  # no card above the king
+        ("JK AC JK", STANDARD_ENDS, ("set",)),
+        ("5C JK JK", NORDIC, ("run",)),
+        ("JK AC JK", NORDIC_ANY, ()),
+        ("5C JK", STANDARD, ("set",)),
+        ("5C 5D JK", STANDARD, ("set",)),
+    ],
+)
+def test_discard_kinds(laid, rules, kinds):
+    if not kinds:
+        with pytest.raises(ValueError):
+            discard_kinds(laid, rules)
+        return
+    assert discard_kinds(laid, rules) == kinds
 
 
 @pytest.mark.parametrize(

@@ -220,3 +220,20 @@ def test_max_shed_only_kernel_copy_plays_identically():
         outputs.append(out)
     for a, b in zip(*outputs, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_one_card_with_jokers_is_laid_both_ways_and_taken_from_as_laid():
+    """Random play lays one natural card with jokers as a set and as a run (standard)."""
+    rules = Rules.preset("standard", ["double-joker"])
+    laid = {"set": 0, "run": 0}
+    taken_from = {"set": 0, "run": 0}
+    for seed in range(150):
+        record = engine.play_round(rules, 3, seed, "random:call=0.02,pile=0.7")
+        check_round(record, rules, 3)
+        for step, after in zip(record.steps, record.steps[1:], strict=False):
+            cards = engine.format_cards(step.discard).split()
+            if len(cards) >= 3 and len(cards) - cards.count("JK") == 1:
+                laid[step.kind] += 1
+                taken_from[step.kind] += after.source == "pile"
+    assert min(laid.values()) >= 3, laid
+    assert min(taken_from.values()) >= 1, taken_from

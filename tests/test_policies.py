@@ -9,6 +9,7 @@ import pytest
 from tests.positions import Position
 from yaniv_sim import Rules
 from yaniv_sim.compare import compare
+from yaniv_sim.engine._rng import _seed_round_streams
 from yaniv_sim.engine._specs import FAMILIES, canonical_spec, policy_vector
 
 STANDARD = Rules()
@@ -190,6 +191,35 @@ def test_protective_laying():
     pos = Position(STANDARD, "5D 6D JK KC", [(5, ""), (5, "")])
     assert pos.discards("heuristic") == "5D 6D JK"
     assert pos.discards("heuristic:protect=1") == "JK 5D 6D"
+
+
+def test_protective_laying_reads_one_card_with_jokers_as_a_run():
+    # laid as a set of fives (the default), both jokers could be taken; laid as a run, one
+    # joker at most: protect picks the first run with the five at an end, 3-4-5
+    pos = Position(STANDARD, "5C JK JK KD", [(5, ""), (5, "")])
+    assert pos.lays("heuristic", "5C JK JK") == ("5C JK JK", "set")
+    assert pos.lays("max-shed", "5C JK JK") == ("5C JK JK", "set")
+    assert pos.lays("heuristic:protect=1", "5C JK JK") == ("JK JK 5C", "run")
+    # the ace fits one run only, A-2-3; under nordic there is no set to choose
+    ace = Position(STANDARD, "AC JK JK KD", [(5, ""), (5, "")])
+    assert ace.lays("heuristic:protect=1", "AC JK JK") == ("AC JK JK", "run")
+    nordic = Position(Rules.preset("nordic"), "5C JK JK KD", [(5, ""), (5, "")])
+    assert nordic.lays("heuristic", "5C JK JK")[1] == "run"
+    # under set_draw = ends both readings offer the ends: the same choice as among runs
+    ends = Position(Rules(set_draw="ends"), "5C JK JK KD", [(5, ""), (5, "")])
+    assert ends.lays("heuristic:protect=1", "5C JK JK") == ("JK JK 5C", "run")
+
+
+def test_draws_follow_the_reading_laid():
+    # JK 2C JK laid as a run (A-2-3) offers only the jokers; laid as a set, the 2C too
+    for kind, offered in (("run", {"JK"}), ("set", {"JK", "2C"})):
+        seen = set()
+        for seed in range(40):
+            pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="JK 2C JK",
+                           prev_kind=kind, hidden_seed=seed)  # fmt: skip
+            _seed_round_streams(pos.ws[7], seed, 0, 0)  # the policy's own random stream
+            seen.add(pos.draws("random:pile=1"))
+        assert seen == offered, kind
 
 
 @pytest.mark.parametrize("policy", PRESETS)

@@ -11,6 +11,7 @@ from yaniv_sim.engine import (
     discard_kind,
     hand_value,
     legal_discards,
+    legal_layings,
     score_round,
     settle_round,
     takeable,
@@ -20,8 +21,8 @@ STANDARD = Rules.preset("standard")
 NORDIC = Rules.preset("nordic")
 
 
-def taken(laid: str, rules: Rules) -> Counter:
-    return Counter(format_cards(takeable(laid, rules)).split())
+def taken(laid: str, rules: Rules, kind: str | None = None) -> Counter:
+    return Counter(format_cards(takeable(laid, rules, kind)).split())
 
 
 def laid_texts(hand: str, rules: Rules) -> list[str]:
@@ -105,3 +106,16 @@ def test_example_9_standard_45_plus_5_becomes_25_plus_6_stays_51():
     assert [int(t) for t in totals] == [25, 51]
     assert [bool(a) for a in alive] == [True, True]
     assert winner is None
+
+
+def test_example_4_one_five_and_two_jokers_set_or_run():
+    layings = {(format_cards(d), k) for d, k in legal_layings("5C JK JK", STANDARD) if len(d) == 3}
+    assert layings == {("5C JK JK", "set"), ("JK JK 5C", "run"), ("JK 5C JK", "run"),
+                       ("5C JK JK", "run")}  # fmt: skip
+    assert taken("5C JK JK", STANDARD, "set") == Counter(["5C", "JK", "JK"])
+    assert taken("JK 5C JK", STANDARD, "run") == Counter(["JK", "JK"])  # 4-5-6: the 5C is safe
+    assert taken("JK JK 5C", STANDARD, "run") == Counter(["JK", "5C"])
+    nordic = {(format_cards(d), k) for d, k in legal_layings("5C JK JK", NORDIC) if len(d) == 3}
+    assert nordic == {(cards, "run") for cards, k in layings if k == "run"}
+    runs = {format_cards(d) for d, k in legal_layings("2C JK JK", STANDARD) if k == "run"}
+    assert runs == {"2C JK JK", "JK 2C JK"}  # 2-3-4 and A-2-3

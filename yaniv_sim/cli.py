@@ -182,10 +182,9 @@ def legal_command(hand: str, rules: Rules):
 
     lines = [f"hand {engine.format_cards(engine.parse_cards(hand))}: "
              f"{engine.hand_value(hand)} points"]  # fmt: skip
-    for discard in engine.legal_discards(hand, rules):
-        kind = engine.discard_kind(discard, rules)
+    for discard, kind in engine.legal_layings(hand, rules):
         points = engine.hand_value(discard)
-        take = engine.format_cards(engine.takeable(discard, rules))
+        take = engine.format_cards(engine.takeable(discard, rules, kind))
         lines.append(f"  {kind:<6} {engine.format_cards(discard):<22} {points:>3} points; "
                      f"next may take {take}")  # fmt: skip
     click.echo("\n".join(lines))

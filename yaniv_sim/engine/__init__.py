@@ -23,13 +23,15 @@ from yaniv_sim.engine._discards import (
     C_MASK,
     _card_sets,
     _hand_value,
-    _laid_kind,
+    _laid_readings,
     _layings,
     _mask_kind,
     _takeable_bits,
 )
 from yaniv_sim.engine._layout import (
     KIND_NAMES,
+    LAY_KIND,
+    LAY_WIDTH,
     LOG_WIDTH,
     MAX_CARD_SETS,
     MAX_HAND,
@@ -59,9 +61,11 @@ __all__ = [
     "GameRecord",
     "RoundRecord",
     "discard_kind",
+    "discard_kinds",
     "format_cards",
     "hand_value",
     "legal_discards",
+    "legal_layings",
     "parse_cards",
     "play_game",
     "play_round",
@@ -102,50 +106,108 @@ def hand_value(cards) -> int:
     return int(_hand_value(codes[None, :], 0, len(codes)))
 
 
-def legal_discards(hand, rules: Rules) -> list[np.ndarray]:
-    """Every legal discard of ``hand``, each as the cards in the order laid.
+def legal_layings(hand, rules: Rules) -> list[tuple[np.ndarray, str]]:
+    """Every legal laying of ``hand``: the cards in the order laid, and the kind laid as.
 
     A card set that can be laid so that different cards are takeable appears
     once per such laying: each placement of the spare jokers of a run, and
     under ``set_draw="ends"`` each distinct pair of end cards of a set of
-    three or more. Identical cards of two decks count once.
+    three or more. Where jokers may stand in sets, one natural card with two
+    or more jokers (``2C JK JK``) may be laid as a set or as a run, and the
+    layings of both readings are listed; under ``set_draw="ends"`` a laying
+    that is a set and a run in the same order offers the same cards either
+    way and is listed once, as a run. Identical cards of two decks count once.
     """
     cards = _hand(hand)
     n = cards.shape[1]
     cand = np.zeros((3, MAX_CARD_SETS), np.int64)
     n_sets = _card_sets(cards, 0, n, rules.joker_in_sets, cand)
-    lay = np.zeros((MAX_LAYINGS, MAX_HAND), np.int16)
+    lay = np.zeros((MAX_LAYINGS, LAY_WIDTH), np.int16)
     lay_len = np.zeros(MAX_LAYINGS, np.int64)
     rows = 0
     for mask in cand[C_MASK, :n_sets]:
         kind = _mask_kind(cards, 0, mask, rules.joker_in_sets)
-        rows += _layings(cards, 0, mask, kind, rules.set_draw == "ends", lay, lay_len, rows)
-    return [lay[r, : lay_len[r]].copy() for r in range(rows)]
+        rows += _layings(cards, 0, mask, kind, rules.joker_in_sets, rules.set_draw == "ends",
+                         lay, lay_len, rows)  # fmt: skip
+    return [(lay[r, : lay_len[r]].copy(), KIND_NAMES[lay[r, LAY_KIND]]) for r in range(rows)]
+
+
+def legal_discards(hand, rules: Rules) -> list[np.ndarray]:
+    """Every legal discard of ``hand``, each as the cards in the order laid.
+
+    The layings of :func:`legal_layings`, without the kind each is laid as.
+    """
+    return [cards for cards, _ in legal_layings(hand, rules)]
+
+
+def _laid(discard) -> np.ndarray:
+    cards = _cards(discard, "discard")
+    if not 1 <= len(cards) <= MAX_DISCARD:
+        raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_DISCARD}")
+    return cards
+
+
+def discard_kinds(discard, rules: Rules) -> tuple[str, ...]:
+    """Every kind a laid discard may be read as: ``("set", "run")`` when it is both.
+
+    Where jokers may stand in sets, one natural card with two or more jokers
+    is a set and, if its ranks fit, a run (``JK 2C JK`` is three twos or A-2-3
+    of clubs); the player who lays it chooses. ``ValueError`` if the discard is
+    not legal. A run may be laid rising or falling.
+    """
+    cards = _laid(discard)
+    readings = _laid_readings(cards, len(cards), rules.joker_in_sets)
+    if readings == 0:
+        raise ValueError(
+            f"discard: {format_cards(cards)} is not a legal discard under these rules "
+            "(a single card, a set of one rank, or a run of 3+ in one suit, laid in rank order)"
+        )
+    return tuple(name for k, name in enumerate(KIND_NAMES) if (readings >> k) & 1)
 
 
 def discard_kind(discard, rules: Rules) -> str:
     """``"single"``, ``"set"`` or ``"run"``; ``ValueError`` if not a legal discard.
 
-    A discard that reads as a set is a set (one natural card with jokers,
-    where jokers may stand in sets). A run may be laid rising or falling.
+    A run may be laid rising or falling. A discard that may be read both as a
+    set and as a run (see :func:`discard_kinds`) has no single kind: that is a
+    ``ValueError`` too.
     """
-    cards = _cards(discard, "discard")
-    if not 1 <= len(cards) <= MAX_DISCARD:
-        raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_DISCARD}")
-    kind = _laid_kind(cards, len(cards), rules.joker_in_sets)
-    if kind < 0:
+    kinds = discard_kinds(discard, rules)
+    if len(kinds) > 1:
         raise ValueError(
-            f"discard: {format_cards(cards)} is not a legal discard under these rules "
-            "(a single card, a set of one rank, or a run of 3+ in one suit, laid in rank order)"
+            f"discard: {format_cards(_laid(discard))} may be laid as a set or as a run; "
+            "the player who lays it chooses (see discard_kinds)"
         )
-    return KIND_NAMES[kind]
+    return kinds[0]
 
 
-def takeable(discard, rules: Rules) -> np.ndarray:
-    """The cards of a laid discard that the next player may take."""
-    cards = _cards(discard, "discard")
-    kind = KIND_NAMES.index(discard_kind(cards, rules))
-    bits = _takeable_bits(len(cards), kind, rules.set_draw == "ends")
+def takeable(discard, rules: Rules, kind: str | None = None) -> np.ndarray:
+    """The cards of a laid discard that the next player may take.
+
+    ``kind`` is the reading it was laid as (``"single"``, ``"set"`` or
+    ``"run"``). It may be left out when the discard has one reading, or when
+    its readings offer the same cards (under ``set_draw="ends"``); a discard
+    such as ``JK 2C JK`` under ``standard`` needs it: laid as a set, any of
+    its cards may be taken, laid as a run only its two ends.
+    """
+    cards = _laid(discard)
+    kinds = discard_kinds(cards, rules)
+    ends = rules.set_draw == "ends"
+    if kind is None:
+        options = {int(_takeable_bits(len(cards), KIND_NAMES.index(k), ends)) for k in kinds}
+        if len(options) > 1:
+            raise ValueError(
+                f"kind: {format_cards(cards)} may be laid as a set or as a run, and that decides "
+                "what may be taken; pass kind='set' or kind='run'"
+            )
+        bits = options.pop()
+    elif kind not in kinds:
+        raise ValueError(
+            f"kind: {format_cards(cards)} cannot be laid as a {kind!r}; "
+            "it reads as " + " or ".join(map(repr, kinds))
+        )
+    else:
+        bits = _takeable_bits(len(cards), KIND_NAMES.index(kind), ends)
     return cards[[p for p in range(len(cards)) if (bits >> p) & 1]]
 
 

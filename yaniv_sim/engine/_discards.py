@@ -12,12 +12,15 @@ card set
     only one mask per distinct multiset of faces is listed: the one using the
     leftmost copies.
 laying
-    The order a card set is put on the pile. A run is laid in rising rank
-    order with each joker at the rank it stands for; a set in any order the
-    discarder chooses. The laying fixes which cards the next player may take.
+    The order a card set is put on the pile, and the kind it is laid as
+    (its reading). A run is laid in rising rank order with each joker at the
+    rank it stands for; a set in any order the discarder chooses. The laying
+    fixes which cards the next player may take.
 
-A card set that reads as a set is a set: one natural card with jokers, where
-jokers may stand in sets, is a set and never a run.
+Where jokers may stand in sets, one natural card with two or more jokers
+(``2C JK JK``) is both a set and a run; the discarder chooses the reading,
+and with it what the next player may take. The card set is listed once;
+its layings are those of both readings (see :func:`_layings`).
 
 Kernels take the 2-d ``hands`` array and a seat index rather than a row view,
 so the hot loop creates no array objects.
@@ -29,7 +32,7 @@ import numpy as np
 
 from yaniv_sim._numba import njit
 from yaniv_sim.cards import FACE, IS_JOKER, ORDER, RANK, SUIT, VALUE
-from yaniv_sim.engine._layout import KIND_RUN, KIND_SET, KIND_SINGLE
+from yaniv_sim.engine._layout import KIND_RUN, KIND_SET, KIND_SINGLE, LAY_KIND
 
 N_RANKS = 13
 C_MASK = 0
@@ -189,7 +192,12 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
 
 @njit(inline="always")
 def _mask_kind(hands, seat, mask, joker_in_sets):
-    """Kind of a legal card set: single, set or run."""
+    """Kind of a legal card set: single, set or run.
+
+    A card set that is both a set and a run (one natural card with jokers,
+    where jokers may stand in sets) gets ``KIND_SET``, its default reading;
+    :func:`_layings` lists the layings of both readings.
+    """
     if POPCOUNT[mask] == 1:
         return KIND_SINGLE
     rank = -1
@@ -274,24 +282,54 @@ def _lay(hands, seat, mask, kind, out, row):
     return _lay_run(hands, seat, mask, start, out, row)
 
 
-@njit
-def _layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
-    """Write every distinct laying of a card set into ``out[row:]``; rows written.
+@njit(inline="always")
+def _naturals(hands, seat, mask):
+    """Number of natural (non-joker) cards in ``mask``."""
+    k = 0
+    m = mask
+    while m:
+        if not IS_JOKER[hands[seat, LOW_BIT[m]]]:
+            k += 1
+        m &= m - 1
+    return k
 
-    A run gets one laying per placement of its spare jokers; a set of three
-    or more cards under ``set_draw = ends`` gets one laying per distinct pair
-    of end cards (by face); any other card set has a single laying.
+
+@njit(inline="always")
+def _set_and_run(hands, seat, mask, kind, joker_in_sets):
+    """Whether the card set ``mask`` of kind ``kind`` may be laid as a set or as a run."""
+    return (
+        kind == KIND_SET
+        and joker_in_sets
+        and POPCOUNT[mask] >= 3
+        and _naturals(hands, seat, mask) == 1
+    )
+
+
+@njit
+def _run_layings(hands, seat, mask, out, out_len, row):
+    """One laying per placement of a run's spare jokers into ``out[row:]``; rows written."""
+    length = POPCOUNT[mask]
+    lo, hi = _run_span(hands, seat, mask)
+    written = 0
+    for start in range(max(0, hi - length + 1), min(lo, N_RANKS - length) + 1):
+        r = row + written
+        out_len[r] = _lay_run(hands, seat, mask, start, out, r)
+        out[r, LAY_KIND] = KIND_RUN
+        written += 1
+    return written
+
+
+@njit
+def _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
+    """The layings of a single or a set into ``out[row:]``; rows written.
+
+    Under ``set_draw = ends`` a set of three or more cards gets one laying per
+    distinct pair of end cards (by face); any other has a single laying.
     """
     length = POPCOUNT[mask]
-    if kind == KIND_RUN:
-        lo, hi = _run_span(hands, seat, mask)
-        written = 0
-        for start in range(max(0, hi - length + 1), min(lo, N_RANKS - length) + 1):
-            out_len[row + written] = _lay_run(hands, seat, mask, start, out, row + written)
-            written += 1
-        return written
     if kind == KIND_SINGLE or not set_draw_ends or length <= 2:
         out_len[row] = _lay(hands, seat, mask, kind, out, row)
+        out[row, LAY_KIND] = kind
         return 1
     written = 0
     ma = mask
@@ -323,8 +361,54 @@ def _layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
                 p += 1
             out[r, length - 1] = hands[seat, b]
             out_len[r] = length
+            out[r, LAY_KIND] = KIND_SET
             written += 1
     return written
+
+
+@njit
+def _layings(hands, seat, mask, kind, joker_in_sets, set_draw_ends, out, out_len, row):
+    """Write every distinct laying of a card set into ``out[row:]``; rows written.
+
+    Each row holds the cards as laid and, in column ``LAY_KIND``, the kind
+    it is laid as. A run gets one laying per placement of its spare jokers;
+    a set of three or more cards under ``set_draw = ends`` gets one laying
+    per distinct pair of end cards (by face); any other single or set has a
+    single laying. A card set that is both a set and a run gets the run
+    layings, then those set layings that offer other cards: under
+    ``set_draw = ends`` a set with the same two end cards as a run laying
+    (in either order) offers the same cards, so it is listed once, as the run.
+    """
+    if kind == KIND_RUN:
+        return _run_layings(hands, seat, mask, out, out_len, row)
+    if not _set_and_run(hands, seat, mask, kind, joker_in_sets):
+        return _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row)
+    runs = _run_layings(hands, seat, mask, out, out_len, row)
+    sets = _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row + runs)
+    if not set_draw_ends:
+        return runs + sets  # every card of the set is takeable, never so of a run
+    length = POPCOUNT[mask]
+    kept = runs
+    for s in range(row + runs, row + runs + sets):
+        fa = FACE[out[s, 0]]
+        fb = FACE[out[s, length - 1]]
+        same_as_run = False
+        for q in range(row, row + runs):
+            ea = FACE[out[q, 0]]
+            eb = FACE[out[q, length - 1]]
+            if (ea == fa and eb == fb) or (ea == fb and eb == fa):
+                same_as_run = True
+                break
+        if same_as_run:
+            continue
+        r = row + kept
+        if r != s:
+            for p in range(length):
+                out[r, p] = out[s, p]
+            out[r, LAY_KIND] = out[s, LAY_KIND]
+            out_len[r] = out_len[s]
+        kept += 1
+    return kept
 
 
 @njit
@@ -338,13 +422,15 @@ def _takeable_bits(length, kind, set_draw_ends):
 
 
 @njit
-def _laid_kind(cards, length, joker_in_sets):
-    """Kind of a laid discard ``cards[:length]``, or -1 when it is not legal.
+def _laid_readings(cards, length, joker_in_sets):
+    """Readings of a laid discard ``cards[:length]``: bit ``1 << kind`` for each kind.
 
-    A run may be laid in rising or falling rank order.
+    0 when it is not legal. A run may be laid in rising or falling rank order;
+    one natural card with two or more jokers, where jokers may stand in sets,
+    reads as a set and, if its ranks fit, as a run.
     """
     if length == 1:
-        return KIND_SINGLE
+        return 1 << KIND_SINGLE
     naturals = 0
     rank = -1
     one_rank = True
@@ -364,11 +450,12 @@ def _laid_kind(cards, length, joker_in_sets):
             if SUIT[c] != suit:
                 one_suit = False
     if naturals == 0:
-        return -1
+        return 0
+    readings = 0
     if one_rank and (naturals == length or joker_in_sets):
-        return KIND_SET
+        readings |= 1 << KIND_SET
     if length < 3 or not one_suit or (one_rank and naturals > 1):
-        return -1
+        return readings
     for direction in (1, -1):
         base = -1000
         ok = True
@@ -385,5 +472,5 @@ def _laid_kind(cards, length, joker_in_sets):
         if ok:
             last = base + direction * (length - 1)
             if min(base, last) >= 0 and max(base, last) < N_RANKS:
-                return KIND_RUN
-    return -1
+                return readings | (1 << KIND_RUN)
+    return readings

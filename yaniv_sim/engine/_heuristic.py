@@ -49,6 +49,7 @@ from yaniv_sim.engine._layout import (
     DEAD,
     KIND_RUN,
     KIND_SET,
+    LAY_KIND,
     PREV,
     PS_CUR_KIND,
     PS_CUR_N,
@@ -454,21 +455,31 @@ def _heuristic_discard(
     ends = rp[R_SET_DRAW_ENDS] != 0
     kind = _mask_kind(hands, seat, mask, jis)
     length = POPCOUNT[mask]
-    several = kind == KIND_SET and ends and length >= 3
+    # more than one laying: a set of 3+ under ends, or one natural card with
+    # jokers that may also be laid as a run
+    several = (
+        kind == KIND_SET and length >= 3 and (ends or (jis and cand[C_JOKERS, best] == length - 1))
+    )
     if kind == KIND_RUN:
         lo, hi = _run_span(hands, seat, mask)
         several = length > hi - lo + 1  # spare jokers: more than one placement
     if pol[seat, H_PROTECT] > 0 and several:
         # lay so that the cards the next player may take are worth the most to hold
-        rows = _layings(hands, seat, mask, kind, ends, lay, lay_len, 0)
-        # fewest jokers at the ends first, then the highest low end
+        rows = _layings(hands, seat, mask, kind, jis, ends, lay, lay_len, 0)
+        # fewest jokers among the takeable cards first, then the highest lowest one
         pick = 0
         pick_key = -1000
         for r in range(rows):
-            a = lay[r, 0]
-            b = lay[r, lay_len[r] - 1]
-            jokers = (1 if IS_JOKER[a] else 0) + (1 if IS_JOKER[b] else 0)
-            low = min(99 if IS_JOKER[a] else VALUE[a], 99 if IS_JOKER[b] else VALUE[b])
+            bits = _takeable_bits(lay_len[r], lay[r, LAY_KIND], ends)
+            jokers = 0
+            low = 99
+            while bits:
+                c = lay[r, LOW_BIT[bits]]
+                bits &= bits - 1
+                if IS_JOKER[c]:
+                    jokers += 1
+                else:
+                    low = min(low, VALUE[c])
             key = -100 * jokers + low
             if key > pick_key:
                 pick = r
@@ -476,9 +487,10 @@ def _heuristic_discard(
         for p in range(lay_len[pick]):
             piles[CUR, p] = lay[pick, p]
         pst[PS_CUR_N] = lay_len[pick]
+        pst[PS_CUR_KIND] = lay[pick, LAY_KIND]
     else:
         pst[PS_CUR_N] = _lay(hands, seat, mask, kind, piles, CUR)
-    pst[PS_CUR_KIND] = kind
+        pst[PS_CUR_KIND] = kind
     return mask
 
 

@@ -12,8 +12,9 @@ reused for every round of a batch, so a turn allocates nothing:
     The stock, the dead pile, the previous and the current discard, and
     their lengths (see :mod:`yaniv_sim.engine._policy`).
 ``cand`` int64[3, MAX_CARD_SETS]; ``rng`` uint64[1 + seats];
-``lay`` int16[MAX_LAYINGS, MAX_HAND], ``lay_len`` int64[MAX_LAYINGS]
-    Scratch for card sets, the round's random streams, and layings.
+``lay`` int16[MAX_LAYINGS, LAY_WIDTH], ``lay_len`` int64[MAX_LAYINGS]
+    Scratch for card sets, the round's random streams, and layings (each
+    laying row ends with the kind it is laid as, column ``LAY_KIND``).
 
 ``rp`` and ``milestones`` are the rule arrays of
 :func:`~yaniv_sim.engine._layout.rule_params`; ``pol`` the policy matrix.
@@ -53,6 +54,7 @@ from yaniv_sim.engine._layout import (
     L_SEAT,
     L_SOURCE,
     L_STOCK_LEFT,
+    LAY_WIDTH,
     LOG_WIDTH,
     MAX_CARD_SETS,
     MAX_HAND,
@@ -111,7 +113,7 @@ def new_workspace(seats: int):
         np.zeros(N_PILE_STATE, np.int64),  # pst
         np.zeros((3, MAX_CARD_SETS), np.int64),  # cand
         np.zeros(1 + seats, np.uint64),  # rng
-        np.zeros((MAX_LAYINGS, MAX_HAND), np.int16),  # lay
+        np.zeros((MAX_LAYINGS, LAY_WIDTH), np.int16),  # lay
         np.zeros(MAX_LAYINGS, np.int64),  # lay_len
     )
 

@@ -17,10 +17,12 @@ Families
     Call as soon as it is legal (and slap down whenever it may); otherwise
     discard the card set with the highest point total, ties broken toward
     fewer jokers, then more cards, then uniformly at random among the
-    distinct card sets left; always draw from the stock.
+    distinct card sets left (a card set that is both a set and a run is laid
+    as a set); always draw from the stock.
 ``KIND_RANDOM`` (``random``)
     A test device: calls with probability ``P_CALL_PROB`` when it may, lays a
-    uniformly random legal laying, and takes a uniformly random takeable card
+    uniformly random legal laying (of either reading, for a card set that is
+    both a set and a run), and takes a uniformly random takeable card
     of the previous discard with probability ``P_PILE_PROB``.
 """
 
@@ -45,6 +47,7 @@ from yaniv_sim.engine._heuristic import (
 )
 from yaniv_sim.engine._layout import (
     CUR,
+    LAY_KIND,
     PS_CUR_KIND,
     PS_CUR_N,
     PS_PREV_KIND,
@@ -164,7 +167,7 @@ def _choose_discard(
                 cand[C_POINTS, i] = rows  # reused: first laying row of card set i
                 kind = _mask_kind(hands, seat, mask, jis)
                 rows += _layings(
-                    hands, seat, mask, kind, rp[R_SET_DRAW_ENDS] != 0, lay, lay_len, rows
+                    hands, seat, mask, kind, jis, rp[R_SET_DRAW_ENDS] != 0, lay, lay_len, rows
                 )
             r = _below(rng, 1 + seat, rows)
             i = n_sets - 1
@@ -174,7 +177,7 @@ def _choose_discard(
             for p in range(lay_len[r]):
                 piles[CUR, p] = lay[r, p]
             pst[PS_CUR_N] = lay_len[r]
-            pst[PS_CUR_KIND] = _mask_kind(hands, seat, mask, jis)
+            pst[PS_CUR_KIND] = lay[r, LAY_KIND]
             return mask
     mask = cand[C_MASK, _max_shed_pick(cand, n_sets, rng, seat)]
     kind = _mask_kind(hands, seat, mask, jis)
