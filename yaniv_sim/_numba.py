@@ -2,9 +2,39 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
 
 __all__ = ["njit"]
+
+
+def _source_digest() -> str:
+    """A digest of every source file of the package (names and bytes)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_dir() -> str:
+    """Where compiled kernels are cached: one folder per version of the package's source.
+
+    numba keys a cached kernel on the source file it is written in, not on
+    the files of the functions it calls and inlines; after an edit to one of
+    those, it would load the old machine code. A folder named after a digest
+    of all the package's source cannot hold such stale code.
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "yaniv-sim", "numba-" + _source_digest())
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):  # a user's own choice wins
+    numba.config.CACHE_DIR = _cache_dir()
 
 
 def njit(*args, **kwargs):
@@ -15,8 +45,8 @@ def njit(*args, **kwargs):
     reference counting runs in the hot loop (it cost a third of the time).
     Use bare (``@njit``) or with extra options (``@njit(boundscheck=True)``).
 
-    numba's cache does not key on these options: after changing them, delete
-    the ``__pycache__/*.nbi`` and ``*.nbc`` files.
+    The cache lives in ``~/.cache/yaniv-sim/numba-<digest of the package's
+    source>`` (or ``$NUMBA_CACHE_DIR``), so any edit starts a fresh cache.
     """
     options = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
     if args and callable(args[0]) and not kwargs:

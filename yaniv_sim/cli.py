@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import signal
 import tomllib
 from pathlib import Path
 
@@ -348,6 +349,8 @@ def simulate_command(
             chunk_size=chunk_size,
         )
     except Interrupted as stop:
+        # the run is over and cleaned up: a further Ctrl-C must not interrupt the exit
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         click.echo(f"{stop}; run the same command with --resume to finish", err=True)
         raise SystemExit(128 + stop.signal) from None
     if not quiet:
