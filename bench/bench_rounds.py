@@ -11,9 +11,10 @@ import time
 import numpy as np
 
 from yaniv_sim import Rules
-from yaniv_sim.engine._layout import N_SUMMARY, rule_params
-from yaniv_sim.engine._play import _play_rounds, new_game_scratch, new_workspace
+from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
+from yaniv_sim.engine._play import _play_rounds
 from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine._table import RoundOut, new_table
 from yaniv_sim.engine._variants import variant
 
 
@@ -23,22 +24,18 @@ def rounds_per_second(
     """Best-of-``repeats`` rounds per second and mean turns per round."""
     rp, _ = rule_params(rules, players)
     pol = policy_matrix(policy, players)
-    ws = new_workspace(players)
-    scratch = new_game_scratch(players)
-    alive = np.ones(players, np.int8)
-    totals = np.zeros(players, np.int64)
-    summaries = np.zeros((rounds, N_SUMMARY), np.int64)
-    values = np.zeros((rounds, players), np.int64)
-    scores = np.zeros((rounds, players), np.int64)
-    args = (ws, scratch, alive, totals, summaries, values, scores)
+    t = new_table(players)
+    out = RoundOut(np.zeros((rounds, N_SUMMARY), np.int64), np.zeros((rounds, players), np.int64),
+                   np.zeros((rounds, players), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
+                   np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
     kernel = variant(_play_rounds, pol)  # what the library runs for these policies
-    kernel(rp, pol, 0, 0, 100, *args)  # compile
+    kernel(rp, pol, 0, 0, 100, t, out)  # compile
     best = float("inf")
     for repeat in range(repeats):
         start = time.perf_counter()
-        kernel(rp, pol, repeat, 0, rounds, *args)
+        kernel(rp, pol, repeat, 0, rounds, t, out)
         best = min(best, time.perf_counter() - start)
-    return rounds / best, float(summaries[:, 3].mean())
+    return rounds / best, float(out.summary[:, 3].mean())
 
 
 def main() -> None:

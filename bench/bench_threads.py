@@ -17,23 +17,25 @@ import numpy as np
 
 from yaniv_sim import Rules
 from yaniv_sim.engine._layout import DECISION_WIDTH, N_SUMMARY, rule_params
-from yaniv_sim.engine._play import new_game_scratch, new_workspace
+from yaniv_sim.engine._table import RoundOut, Table, new_table
 from yaniv_sim.simulation.kernels import _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest
 
 
 @numba.njit(parallel=True, cache=True)
-def _threaded(rp, pols, seed, count, blocks, wss, scratch, summaries, values, scores, rotation,
-              decs, dec_ns, dec_units):  # fmt: skip
+def _threaded(rp, pols, seed, count, blocks, tables, outputs, logs):
+    summaries, values, scores, rotation = outputs
+    decs, dec_ns, dec_units = logs
     per = -(-count // blocks)
     for b in numba.prange(blocks):
         first = b * per
         n = min(per, count - first)
-        ws = (wss[0][b], wss[1][b], wss[2][b], wss[3][b], wss[4][b], wss[5][b], wss[6][b],
-              wss[7][b], wss[8][b], wss[9][b])  # fmt: skip
-        _rounds_chunk(rp, pols, True, seed, first, n, ws, scratch, np.ones(4, np.int8),
-                      np.zeros(4, np.int64), summaries[first:], values[first:], scores[first:],
-                      rotation[first:], decs[b], dec_ns[b], dec_units[b])  # fmt: skip
+        t = Table(tables[0][b], tables[1][b], tables[2][b], tables[3][b], tables[4][b],
+                  tables[5][b], tables[6][b], tables[7][b], tables[8][b], tables[9][b],
+                  tables[10][b], tables[11][b])  # fmt: skip
+        out = RoundOut(summaries[first:], values[first:], scores[first:], decs[b][:0, :0],
+                       decs[b], dec_ns[b])  # fmt: skip
+        _rounds_chunk(rp, pols, (1, seed, first, n), t, out, rotation[first:], dec_units[b])
 
 
 def main() -> None:
@@ -47,21 +49,17 @@ def main() -> None:
     for threads in (1, 2):
         numba.set_num_threads(threads)
         blocks = threads
-        spaces = [new_workspace(4) for _ in range(blocks)]
-        wss = tuple(np.stack([s[k] for s in spaces]) for k in range(10))
-        scratch = new_game_scratch(4)
+        spaces = [new_table(4) for _ in range(blocks)]
+        tables = tuple(np.stack([s[k] for s in spaces]) for k in range(len(spaces[0])))
         per = -(-count // blocks)
-        summaries = np.zeros((count, N_SUMMARY), np.int64)
-        values = np.zeros((count, 4), np.int64)
-        scores = np.zeros((count, 4), np.int64)
-        rotation = np.zeros(count, np.int64)
-        decs = np.zeros((blocks, 2 * per + 2048, DECISION_WIDTH), np.int16)
-        dec_ns = np.zeros((blocks, 1), np.int64)
-        dec_units = np.zeros((blocks, 2 * per + 2048), np.int64)
-        args_ = (rp, pols, 1, count, blocks, wss, scratch, summaries, values, scores, rotation,
-                 decs, dec_ns, dec_units)  # fmt: skip
+        outputs = (np.zeros((count, N_SUMMARY), np.int64), np.zeros((count, 4), np.int64),
+                   np.zeros((count, 4), np.int64), np.zeros(count, np.int64))  # fmt: skip
+        rows = 2 * per + 2048
+        logs = (np.zeros((blocks, rows, DECISION_WIDTH), np.int16),
+                np.zeros((blocks, 1), np.int64), np.zeros((blocks, rows), np.int64))  # fmt: skip
+        args_ = (rp, pols, 1, count, blocks, tables, outputs, logs)
         _threaded(*args_)  # compile and warm up
-        dec_ns[:] = 0
+        logs[1][:] = 0
         start = time.perf_counter()
         _threaded(*args_)
         seconds = time.perf_counter() - start

@@ -27,9 +27,9 @@ from yaniv_sim.engine._layout import (
     STOCK,
     rule_params,
 )
-from yaniv_sim.engine._play import new_workspace
 from yaniv_sim.engine._policy import _choose_discard, _choose_draw, _wants_call
 from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine._table import new_table
 
 
 def _codes(text: str, used: set[int]) -> list[int]:
@@ -50,9 +50,9 @@ class Position:
         self.rules = rules
         self.players = players = 1 + len(opponents)
         self.rp, _ = rule_params(rules, players)
-        ws = new_workspace(players)
-        self.ws = ws
-        hands, taken, hand_n, hand_val, piles, pst = ws[:6]
+        self.t = t = new_table(players)
+        hands, taken, hand_n, hand_val, piles, pst = (t.hands, t.taken, t.hand_n, t.hand_val,
+                                                      t.piles, t.pst)  # fmt: skip
         used: set[int] = set()
         own = _codes(hand, used)
         known = [_codes(k, used) for _, k in opponents]
@@ -89,13 +89,11 @@ class Position:
             kind = prev_kind or engine.discard_kind(np.array(prev_cards, np.int16), rules)
             pst[PS_PREV_KIND] = KIND_NAMES.index(kind)
         pst[PS_TURN] = turn
-        self.totals = np.zeros(players, np.int64) if totals is None else np.array(totals)
+        if totals is not None:
+            t.totals[:] = np.array(totals)
 
     def _args(self, policy: str):
-        pol = policy_matrix(policy, self.players)
-        hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = self.ws
-        return (pol, 0, self.rp, self.totals, hands, taken, hand_n, hand_val, piles, pst, cand,
-                rng, lay, lay_len)  # fmt: skip
+        return (policy_matrix(policy, self.players), 0, self.rp, self.t)
 
     def calls(self, policy: str) -> bool:
         return bool(_wants_call(*self._args(policy)))
@@ -103,24 +101,21 @@ class Position:
     def draws(self, policy: str) -> str:
         """``"stock"`` or the text of the card taken from the previous discard."""
         p = _choose_draw(*self._args(policy))
-        return "stock" if p < 0 else engine.format_cards([self.ws[4][PREV, p]])
+        return "stock" if p < 0 else engine.format_cards([self.t.piles[PREV, p]])
 
     def discards(self, policy: str) -> str:
         """The text of the discard as laid."""
-        hands, _, hand_n, *_ = self.ws
-        cand = self.ws[6]
+        hands, hand_n, cand = self.t.hands, self.t.hand_n, self.t.cand
         n_sets = _card_sets(hands, 0, hand_n[0], self.rules.joker_in_sets, cand)
         _choose_discard(*self._args(policy), n_sets)
-        pst = self.ws[5]
-        return engine.format_cards(self.ws[4][3, : pst[4]])
+        return engine.format_cards(self.t.piles[3, : self.t.pst[4]])
 
     def lays(self, policy: str, cards: str) -> tuple[str, str]:
         """How the policy lays ``cards`` (by face) when that card set is the only choice.
 
         Returns the cards as laid and the kind laid as.
         """
-        hands, _, hand_n, *_ = self.ws
-        cand, pst = self.ws[6], self.ws[5]
+        hands, hand_n, cand, pst = self.t.hands, self.t.hand_n, self.t.cand, self.t.pst
         n_sets = _card_sets(hands, 0, hand_n[0], self.rules.joker_in_sets, cand)
         wanted = sorted(engine.format_cards(parse_cards(cards)).split())
         for i in range(n_sets):
@@ -132,4 +127,4 @@ class Position:
         else:
             raise AssertionError(f"{cards} is not a card set of the hand")
         _choose_discard(*self._args(policy), 1)
-        return engine.format_cards(self.ws[4][3, : pst[4]]), KIND_NAMES[pst[5]]
+        return engine.format_cards(self.t.piles[3, : pst[4]]), KIND_NAMES[pst[5]]

@@ -201,9 +201,10 @@ def test_game_record_prints_every_round():
 
 def test_max_shed_only_kernel_copy_plays_identically():
     """The fast-compiling copy for max-shed tables gives the same rounds as the full kernel."""
-    from yaniv_sim.engine._layout import N_SUMMARY, rule_params
-    from yaniv_sim.engine._play import _play_rounds, new_game_scratch, new_workspace
+    from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
+    from yaniv_sim.engine._play import _play_rounds
     from yaniv_sim.engine._specs import policy_matrix
+    from yaniv_sim.engine._table import RoundOut, new_table
     from yaniv_sim.engine._variants import BASE, variant
 
     rules = Rules.preset("nordic", ["slapdown"])
@@ -213,11 +214,11 @@ def test_max_shed_only_kernel_copy_plays_identically():
     assert variant(_play_rounds, policy_matrix(["max-shed", "best", "max-shed"], 3)) is _play_rounds
     outputs = []
     for kernel in (_play_rounds, BASE[_play_rounds]):
-        out = [np.zeros((500, N_SUMMARY), np.int64), np.zeros((500, 3), np.int64),
-               np.zeros((500, 3), np.int64)]  # fmt: skip
-        kernel(rp, pol, 8, 0, 500, new_workspace(3), new_game_scratch(3), np.ones(3, np.int8),
-               np.zeros(3, np.int64), *out)  # fmt: skip
-        outputs.append(out)
+        out = RoundOut(np.zeros((500, N_SUMMARY), np.int64), np.zeros((500, 3), np.int64),
+                       np.zeros((500, 3), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
+                       np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
+        kernel(rp, pol, 8, 0, 500, new_table(3), out)
+        outputs.append(out[:3])
     for a, b in zip(*outputs, strict=True):
         assert np.array_equal(a, b)
 

@@ -217,7 +217,7 @@ def test_draws_follow_the_reading_laid():
         for seed in range(40):
             pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="JK 2C JK",
                            prev_kind=kind, hidden_seed=seed)  # fmt: skip
-            _seed_round_streams(pos.ws[7], seed, 0, 0)  # the policy's own random stream
+            _seed_round_streams(pos.t.rng, seed, 0, 0)  # the policy's own random stream
             seen.add(pos.draws("random:pile=1"))
         assert seen == offered, kind
 

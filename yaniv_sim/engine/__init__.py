@@ -29,6 +29,7 @@ from yaniv_sim.engine._discards import (
     _takeable_bits,
 )
 from yaniv_sim.engine._layout import (
+    DECISION_WIDTH,
     KIND_NAMES,
     LAY_KIND,
     LAY_WIDTH,
@@ -37,6 +38,7 @@ from yaniv_sim.engine._layout import (
     MAX_HAND,
     MAX_LAYINGS,
     N_SUMMARY,
+    NO_FORCE,
     OUTCOME_NAMES,
     PREV,
     rule_params,
@@ -44,21 +46,24 @@ from yaniv_sim.engine._layout import (
 from yaniv_sim.engine._play import (
     _deal,
     _play_game,
-    _play_round,
+    _play_on,
     _play_rounds,
     new_game_scratch,
-    new_workspace,
+    whole_game,
 )
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
 from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine._table import RoundOut, new_table
 from yaniv_sim.engine._variants import variant
+from yaniv_sim.engine.positions import Position, play_on, position_at
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
 from yaniv_sim.rules import Rules
 
 __all__ = [
     "OUTCOMES",
     "GameRecord",
+    "Position",
     "RoundRecord",
     "discard_kind",
     "discard_kinds",
@@ -68,8 +73,10 @@ __all__ = [
     "legal_layings",
     "parse_cards",
     "play_game",
+    "play_on",
     "play_round",
     "play_rounds",
+    "position_at",
     "score_round",
     "settle_round",
     "takeable",
@@ -292,6 +299,18 @@ def settle_round(totals, round_scores, alive, rules: Rules):
     return new_totals, alive8.astype(bool), (None if winner < 0 else int(winner))
 
 
+def _round_out(players: int, log_rows: int, rows: int = 1) -> RoundOut:
+    """Result arrays for ``rows`` rounds, a turn log of ``log_rows`` rows, no decision log."""
+    return RoundOut(
+        summary=np.zeros((rows, N_SUMMARY), np.int64),
+        values=np.zeros((rows, players), np.int64),
+        scores=np.zeros((rows, players), np.int64),
+        log=np.zeros((log_rows, LOG_WIDTH), np.int16),
+        dec=np.zeros((0, DECISION_WIDTH), np.int16),
+        dec_n=np.zeros(1, np.int64),
+    )
+
+
 def _table(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
@@ -345,19 +364,15 @@ def play_round(
         raise ValueError("alive: a round needs at least two seats still in the game")
     if not 0 <= starter < players or not alive8[starter]:
         raise ValueError(f"starter: {starter!r} is not a seat still in the game")
-    ws = new_workspace(players)
-    hands, taken, hand_n, hand_val, piles, pst, _, rng, _, _ = ws
-    _deal(rp, alive8, starter, seed, game, round, hands, taken, hand_n, hand_val, piles, pst, rng)
-    dealt = [hands[s, : hand_n[s]].copy() for s in range(players)]
-    turned_up = int(piles[PREV, 0])
-    summary = np.zeros((1, N_SUMMARY), np.int64)
-    values = np.zeros((1, players), np.int64)
-    scores = np.zeros((1, players), np.int64)
-    log = np.zeros((rules.max_turns + 2 if record else 0, LOG_WIDTH), np.int16)
-    _, _, no_dec, dec_n = new_game_scratch(players)
-    kernel = variant(_play_round, pol)
-    rows = kernel(rp, pol, alive8, starter, seed, game, round, totals64, *ws, summary, values,
-                  scores, 0, log, no_dec, dec_n)  # fmt: skip
+    t = new_table(players)
+    t.alive[:] = alive8
+    t.totals[:] = totals64
+    _deal(rp, t, starter, (seed, game, round))
+    dealt = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
+    turned_up = int(t.piles[PREV, 0])
+    out = _round_out(players, rules.max_turns + 2 if record else 0)
+    rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
+    summary, values, scores, log = out.summary, out.values, out.scores, out.log
     return round_record(
         rules=rules,
         seed=seed,
@@ -390,21 +405,17 @@ def play_game(
     """
     seed = normalise_seed(seed)
     rp, milestones, pol = _table(rules, players, policies)
-    ws = new_workspace(players)
     n = rules.max_rounds
-    totals = np.zeros(players, np.int64)
-    alive = np.zeros(players, np.int8)
-    summaries = np.zeros((n, N_SUMMARY), np.int64)
-    values = np.zeros((n, players), np.int64)
-    scores = np.zeros((n, players), np.int64)
+    out = _round_out(players, 0, rows=n)
     round_totals = np.zeros((n, players), np.int64)
     round_alive = np.zeros((n, players), np.int8)
     landed = np.zeros((n, players), np.int8)
-    scratch = new_game_scratch(players)
+    game_out = (out, round_totals, round_alive, landed, np.zeros(0, np.int64))
     kernel = variant(_play_game, pol)
-    rounds, winner = kernel(rp, milestones, pol, seed, game, ws, scratch, totals, alive,
-                            summaries, values, scores, round_totals, round_alive, landed,
-                            scratch[2], scratch[3], np.zeros(0, np.int64))  # fmt: skip
+    plan = whole_game(seed, game, rules.max_rounds)
+    rounds, winner = kernel(rp, milestones, pol, new_table(players), plan, game_out,
+                            new_game_scratch(players))  # fmt: skip
+    summaries, values, scores = out.summary, out.values, out.scores
     record = GameRecord(
         rules=rules,
         players=players,
@@ -466,13 +477,9 @@ def play_rounds(
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise ValueError(f"rounds: {rounds!r} is not allowed; use a whole number >= 0")
     rp, _, pol = _table(rules, players, policies)
-    summaries = np.zeros((rounds, N_SUMMARY), np.int64)
-    values = np.zeros((rounds, players), np.int64)
-    scores = np.zeros((rounds, players), np.int64)
-    variant(_play_rounds, pol)(
-        rp, pol, seed, first, rounds, new_workspace(players), new_game_scratch(players),
-        np.ones(players, np.int8), np.zeros(players, np.int64), summaries, values, scores,
-    )  # fmt: skip
+    out = _round_out(players, 0, rows=rounds)
+    variant(_play_rounds, pol)(rp, pol, seed, first, rounds, new_table(players), out)
+    summaries, values, scores = out.summary, out.values, out.scores
     names = ("outcome", "caller", "caller_value", "turns", "reshuffles", "winner", "starter")
     out = {name: summaries[:, i].copy() for i, name in enumerate(names)}
     out["hand_values"] = values

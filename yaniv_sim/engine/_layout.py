@@ -54,18 +54,21 @@ DEAD = 1  # everything under the last two discards
 PREV = 2  # the previous player's discard, still takeable
 CUR = 3  # the discard being laid this turn
 
-# pile state vector
+# pile state vector: with the table's arrays, everything needed to play on
 PS_STOCK_N = 0
 PS_DEAD_N = 1
 PS_PREV_N = 2
 PS_PREV_KIND = 3
 PS_CUR_N = 4
 PS_CUR_KIND = 5
-PS_TURN = 6
-# a call decision forced on the round, for counterfactual play: 0 none, else
-# 1 + 2 * turn + call (the seat acting at that turn calls if call is 1, waits if 0)
-PS_FORCE = 7
-N_PILE_STATE = 8
+PS_TURN = 6  # turns played so far in the round
+PS_SEAT = 7  # the seat to act
+PS_RESHUFFLES = 8
+PS_STARTER = 9
+N_PILE_STATE = 10
+
+# a forced call decision, for counterfactual play: (turn, call); NO_FORCE forces none
+NO_FORCE = (-1, 0)
 
 # discard kinds
 KIND_SINGLE = 0

@@ -1,23 +1,19 @@
-"""Kernels that play whole rounds and whole games.
+"""The round as steps, and the loops that play rounds and games from them.
 
-A table's state lives in preallocated arrays (see :func:`new_workspace`)
-reused for every round of a batch, so a turn allocates nothing:
-
-``hands`` int16[seats, MAX_HAND], ``taken`` int8[seats, MAX_HAND]
-    Each hand sorted by card order; ``taken`` marks cards the seat took from
-    the pile (which everyone saw).
-``hand_n``, ``hand_val`` int64[seats]
-    Cards in each hand and their value.
-``piles`` int16[4, DECK_CAPACITY], ``pst`` int64[N_PILE_STATE]
-    The stock, the dead pile, the previous and the current discard, and
-    their lengths (see :mod:`yaniv_sim.engine._policy`).
-``cand`` int64[3, MAX_CARD_SETS]; ``rng`` uint64[1 + seats];
-``lay`` int16[MAX_LAYINGS, LAY_WIDTH], ``lay_len`` int64[MAX_LAYINGS]
-    Scratch for card sets, the round's random streams, and layings (each
-    laying row ends with the kind it is laid as, column ``LAY_KIND``).
+The state of a round is one :class:`~yaniv_sim.engine._table.Table`; the
+steps below change it in the rules' words: :func:`_deal`, :func:`_discard`,
+:func:`_draw` (with the reshuffle and the stock-out house rule),
+:func:`_pass_turn`, and :func:`_finish_round` (the score). The policies
+decide (``_policy``); the steps carry out. :func:`_play_on` plays a round on
+from whatever position the table holds, so a round can be cut at any turn
+and played on from there; :func:`_play_round` deals and plays on from the
+first turn. Rounds, games, call-or-wait branches and duplicate comparisons
+all play through :func:`_play_on`.
 
 ``rp`` and ``milestones`` are the rule arrays of
-:func:`~yaniv_sim.engine._layout.rule_params`; ``pol`` the policy matrix.
+:func:`~yaniv_sim.engine._layout.rule_params`; ``pol`` the policy matrix
+``float64[seats, N_POLICY_PARAMS]``; ``out`` a
+:class:`~yaniv_sim.engine._table.RoundOut` and ``row`` its row.
 """
 
 from __future__ import annotations
@@ -54,21 +50,19 @@ from yaniv_sim.engine._layout import (
     L_SEAT,
     L_SOURCE,
     L_STOCK_LEFT,
-    LAY_WIDTH,
     LOG_WIDTH,
-    MAX_CARD_SETS,
-    MAX_HAND,
-    MAX_LAYINGS,
     MAX_SEATS,
-    N_PILE_STATE,
+    NO_FORCE,
     OUT_VOID,
     PREV,
     PS_CUR_KIND,
     PS_CUR_N,
     PS_DEAD_N,
-    PS_FORCE,
     PS_PREV_KIND,
     PS_PREV_N,
+    PS_RESHUFFLES,
+    PS_SEAT,
+    PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
     R_DECK_SIZE,
@@ -98,28 +92,18 @@ from yaniv_sim.engine._policy import (
 )
 from yaniv_sim.engine._rng import _seed_round_streams, _shuffle
 from yaniv_sim.engine._scoring import _next_alive, _next_starter, _score_round, _settle
+from yaniv_sim.engine._table import DECK_CAPACITY, RoundOut, Table, new_table
 
-DECK_CAPACITY = 2 * N_NATURAL + 8
+__all__ = ["DECK_CAPACITY", "RoundOut", "Table", "new_table"]
 
-
-def new_workspace(seats: int):
-    """Fresh table arrays for ``seats`` seats, in kernel argument order."""
-    return (
-        np.zeros((seats, MAX_HAND), np.int16),  # hands
-        np.zeros((seats, MAX_HAND), np.int8),  # taken
-        np.zeros(seats, np.int64),  # hand_n
-        np.zeros(seats, np.int64),  # hand_val
-        np.zeros((4, DECK_CAPACITY), np.int16),  # piles
-        np.zeros(N_PILE_STATE, np.int64),  # pst
-        np.zeros((3, MAX_CARD_SETS), np.int64),  # cand
-        np.zeros(1 + seats, np.uint64),  # rng
-        np.zeros((MAX_LAYINGS, LAY_WIDTH), np.int16),  # lay
-        np.zeros(MAX_LAYINGS, np.int64),  # lay_len
-    )
+# what _play_on returns besides the number of log rows
+REACHED = -1  # the round reached ``stop_turn``: the table holds that position
 
 
 @njit
-def _log_step(log, row, action, seat, hands, hand_n, piles, pst, drawn, source, reshuffled):
+def _log_step(log, row, action, seat, t, drawn, source, reshuffled):
+    """Write turn-log row ``row``: ``seat``'s step and its hand after it."""
+    pst = t.pst
     log[row, L_SEAT] = seat
     log[row, L_ACTION] = action
     log[row, L_SOURCE] = source
@@ -127,42 +111,47 @@ def _log_step(log, row, action, seat, hands, hand_n, piles, pst, drawn, source, 
     log[row, L_RESHUFFLED] = reshuffled
     log[row, L_STOCK_LEFT] = pst[PS_STOCK_N]
     if action == ACTION_TURN:
-        log[row, L_KIND] = pst[PS_CUR_KIND]
-        log[row, L_NDISCARD] = pst[PS_CUR_N]
-        for p in range(pst[PS_CUR_N]):
-            log[row, L_DISCARD + p] = piles[CUR, p]
+        log[row, L_KIND] = pst[PS_PREV_KIND]
+        log[row, L_NDISCARD] = pst[PS_PREV_N]
+        for p in range(pst[PS_PREV_N]):
+            log[row, L_DISCARD + p] = t.piles[PREV, p]
     else:
         log[row, L_KIND] = -1
         log[row, L_NDISCARD] = 0
-    log[row, L_HAND_N] = hand_n[seat]
-    for p in range(hand_n[seat]):
-        log[row, L_HAND + p] = hands[seat, p]
+    log[row, L_HAND_N] = t.hand_n[seat]
+    for p in range(t.hand_n[seat]):
+        log[row, L_HAND + p] = t.hands[seat, p]
 
 
 @njit
-def _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, piles, pst, rng):
-    """Seed the round's streams, shuffle the deck (stream 0), deal, turn up a card."""
-    _seed_round_streams(rng, seed, game, rnd)
+def _deal(rp, t, starter, keys):
+    """Seed the round's streams from ``keys = (seed, game, round)``, shuffle, deal, turn up.
+
+    Every seat in (``t.alive``) gets ``hand_size`` cards, one at a time from
+    ``starter`` on; the next card is turned up as the first discard.
+    """
+    _seed_round_streams(t.rng, keys[0], keys[1], keys[2])
+    piles, pst = t.piles, t.pst
     naturals = rp[R_DECKS] * N_NATURAL
     size = rp[R_DECK_SIZE]
     for i in range(naturals):
         piles[STOCK, i] = i
     for j in range(rp[R_JOKERS]):
         piles[STOCK, naturals + j] = JOKER_BASE + j
-    _shuffle(piles[STOCK], size, rng, 0)
+    _shuffle(piles[STOCK], size, t.rng, 0)
     top = size
-    seats = alive.shape[0]
+    seats = t.alive.shape[0]
     for s in range(seats):
-        hand_n[s] = 0
-        hand_val[s] = 0
+        t.hand_n[s] = 0
+        t.hand_val[s] = 0
     for _ in range(rp[R_HAND_SIZE]):
         s = starter
         for _k in range(seats):
-            if alive[s]:
+            if t.alive[s]:
                 top -= 1
                 c = piles[STOCK, top]
-                hand_n[s] = _insert_card(hands, taken, s, hand_n[s], c, 0)
-                hand_val[s] += VALUE[c]
+                t.hand_n[s] = _insert_card(t.hands, t.taken, s, t.hand_n[s], c, 0)
+                t.hand_val[s] += VALUE[c]
             s = s + 1 if s + 1 < seats else 0
     top -= 1
     piles[PREV, 0] = piles[STOCK, top]
@@ -172,22 +161,27 @@ def _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, p
     pst[PS_PREV_KIND] = KIND_SINGLE
     pst[PS_CUR_N] = 0
     pst[PS_TURN] = 0
+    pst[PS_SEAT] = starter
+    pst[PS_RESHUFFLES] = 0
+    pst[PS_STARTER] = starter
 
 
 @njit
-def _log_decision(dec, dec_n, seat, turn, called, alive, hands, taken, hand_n, hand_val):
-    """Append a decision row: ``seat`` could call at the start of ``turn``.
+def _log_decision(out, seat, called, t):
+    """Append a decision row: ``seat`` could call at the start of this turn.
 
-    Past the end of ``dec`` only the count grows, so the caller sees the
+    Past the end of ``out.dec`` only the count grows, so the caller sees the
     overflow and can play the work again with more room.
     """
+    dec, dec_n = out.dec, out.dec_n
     row = dec_n[0]
     dec_n[0] = row + 1
     if row >= dec.shape[0]:
         return
+    alive, hands, taken, hand_n, hand_val = t.alive, t.hands, t.taken, t.hand_n, t.hand_val
     seats = alive.shape[0]
     dec[row, D_SEAT] = seat
-    dec[row, D_TURN] = turn
+    dec[row, D_TURN] = t.pst[PS_TURN]
     dec[row, D_VALUE] = hand_val[seat]
     dec[row, D_CALLED] = called
     lowest = 1 << 14
@@ -213,244 +207,197 @@ def _log_decision(dec, dec_n, seat, turn, called, alive, hands, taken, hand_n, h
     dec[row, D_LOWEST] = lowest
 
 
+@njit(inline="always")
+def _discard(t, seat, mask):
+    """Take the cards of slot mask ``mask`` out of ``seat``'s hand (already laid in CUR)."""
+    t.hand_val[seat] -= _mask_points(t.hands, seat, mask)
+    t.hand_n[seat] = _remove_mask(t.hands, t.taken, seat, t.hand_n[seat], mask)
+
+
 @njit
-def _play_round(
-    rp,
-    pol,
-    alive,
-    starter,
-    seed,
-    game,
-    rnd,
-    totals,
-    hands,
-    taken,
-    hand_n,
-    hand_val,
-    piles,
-    pst,
-    cand,
-    rng,
-    lay,
-    lay_len,
-    summary,
-    values,
-    scores,
-    out,
-    log,
-    dec,
-    dec_n,
-):
-    """Play one round from the deal to its end.
+def _draw(rp, t, seat, source):
+    """``seat`` draws: from the stock (``source`` -1) or card ``source`` of the previous discard.
+
+    An empty stock is rebuilt from every card under the discard just laid
+    (the dead pile and what is left of the previous discard), shuffled with
+    stream 0; under ``empty_stock = "end_round"`` the round ends instead.
+    Returns ``(card, reshuffled)``; ``card`` is -1 when the stock ran out
+    and the round ends. The card taken leaves the previous discard, which
+    must then be passed on with :func:`_pass_turn`.
+    """
+    piles, pst = t.piles, t.pst
+    reshuffled = 0
+    if source < 0:
+        if pst[PS_STOCK_N] == 0:
+            if rp[R_EMPTY_STOCK_ENDS]:
+                return -1, 0
+            dead_n = pst[PS_DEAD_N]
+            prev_n = pst[PS_PREV_N]
+            for k in range(dead_n):
+                piles[STOCK, k] = piles[DEAD, k]
+            for k in range(prev_n):
+                piles[STOCK, dead_n + k] = piles[PREV, k]
+            pst[PS_STOCK_N] = dead_n + prev_n
+            pst[PS_DEAD_N] = 0
+            pst[PS_PREV_N] = 0
+            _shuffle(piles[STOCK], pst[PS_STOCK_N], t.rng, 0)
+            pst[PS_RESHUFFLES] += 1
+            reshuffled = 1
+        pst[PS_STOCK_N] -= 1
+        card = piles[STOCK, pst[PS_STOCK_N]]
+        flag = 0
+    else:
+        card = piles[PREV, source]
+        prev_n = pst[PS_PREV_N]
+        for k in range(source, prev_n - 1):
+            piles[PREV, k] = piles[PREV, k + 1]
+        pst[PS_PREV_N] = prev_n - 1
+        flag = 1
+    t.hand_n[seat] = _insert_card(t.hands, t.taken, seat, t.hand_n[seat], card, flag)
+    t.hand_val[seat] += VALUE[card]
+    return card, reshuffled
+
+
+@njit(inline="always")
+def _pass_turn(t):
+    """End the turn: the rest of the previous discard goes dead, this one becomes takeable."""
+    piles, pst = t.piles, t.pst
+    dead_n = pst[PS_DEAD_N]
+    prev_n = pst[PS_PREV_N]
+    for k in range(prev_n):
+        piles[DEAD, dead_n + k] = piles[PREV, k]
+    pst[PS_DEAD_N] = dead_n + prev_n
+    for k in range(pst[PS_CUR_N]):
+        piles[PREV, k] = piles[CUR, k]
+    pst[PS_PREV_N] = pst[PS_CUR_N]
+    pst[PS_PREV_KIND] = pst[PS_CUR_KIND]
+    pst[PS_CUR_N] = 0
+    pst[PS_TURN] += 1
+
+
+@njit
+def _finish_round(rp, t, caller, slapped, void, out, row):
+    """Score the round into row ``row`` of ``out`` (summary, final hand values, scores)."""
+    alive = t.alive
+    seats = alive.shape[0]
+    values, scores, summary = out.values, out.scores, out.summary
+    for s in range(seats):
+        values[row, s] = t.hand_val[s] if alive[s] else 0
+    if void:
+        for s in range(seats):
+            scores[row, s] = 0
+        outcome = OUT_VOID
+        winner = -1
+    else:
+        outcome, winner = _score_round(values[row], alive, caller, slapped, rp, scores[row])
+    summary[row, S_OUTCOME] = outcome
+    summary[row, S_CALLER] = caller
+    summary[row, S_CALLER_VALUE] = values[row, caller] if caller >= 0 else -1
+    summary[row, S_TURNS] = t.pst[PS_TURN]
+    summary[row, S_RESHUFFLES] = t.pst[PS_RESHUFFLES]
+    summary[row, S_WINNER] = winner
+    summary[row, S_STARTER] = t.pst[PS_STARTER]
+
+
+@njit
+def _play_on(rp, pol, t, out, row, stop_turn, force):
+    """Play the round on from the position the table holds, to its end.
 
     Parameters
     ----------
     rp : int64 rule vector
     pol : float64[seats, N_POLICY_PARAMS]
-    alive : int8[seats], seats in the game
-    starter : int, seat that plays first
-    seed, game, rnd : int
-        Keys of the round's random streams.
-    totals : int64[seats], running totals before the round (policies may read them)
-    hands ... lay_len : the table arrays (module docstring)
-    summary : int64[rows, N_SUMMARY]; values, scores : int64[rows, seats]
-        Row ``out`` is written: the ``S_*`` fields, final hand values and
-        round scores.
-    log : int16[rows, LOG_WIDTH]
-        Turn log, one row per turn, call or slapdown: give it
-        ``max_turns + 2`` rows to record, or zero rows not to.
-    dec : int16[rows, DECISION_WIDTH], dec_n : int64[1]
-        Decision log: a row (``D_*`` fields) for every turn start at which
-        the acting seat could call, appended at ``dec_n[0]``; give it room
-        for ``max_turns + 1`` more rows, or zero rows not to log.
-
-    A nonzero ``pst[PS_FORCE]`` forces one call decision (see
-    :mod:`~yaniv_sim.engine._layout`): the policy is still asked, so its
-    random streams advance as usual, but its answer is replaced.
+    t : Table
+        The position: whose turn (``pst[PS_SEAT]``), the turn, every hand,
+        pile and stream. Changed in place as the round is played.
+    out : RoundOut
+        Row ``row`` of its summary, values and scores gets the round's
+        result; its turn log gets a row per step (when it has rows) and its
+        decision log a row per turn start at which a call was legal.
+    stop_turn : int
+        ``-1`` to play to the end; otherwise stop at the start of turn
+        ``stop_turn`` (before the call decision) and leave that position in
+        ``t``.
+    force : (int, int)
+        ``(turn, call)``: at that turn the acting seat's call decision is
+        ``call`` (1 calls, 0 waits) whatever its policy says; the policy is
+        still asked, so its random stream advances as usual. ``NO_FORCE``
+        forces nothing.
 
     Returns
     -------
     int
-        Number of log rows written.
+        Turn-log rows written, or ``REACHED`` when ``stop_turn`` was reached.
     """
+    pst = t.pst
+    log = out.log
     record = log.shape[0] > 0
-    decisions = dec.shape[0] > 0
+    decisions = out.dec.shape[0] > 0
     rows = 0
-    forced_turn = (pst[PS_FORCE] - 1) >> 1 if pst[PS_FORCE] > 0 else -1
-    forced_call = (pst[PS_FORCE] - 1) & 1 == 1
-    _deal(rp, alive, starter, seed, game, rnd, hands, taken, hand_n, hand_val, piles, pst, rng)
     threshold = rp[R_THRESHOLD]
     jis = rp[R_JOKER_IN_SETS] != 0
     max_turns = rp[R_MAX_TURNS]
-    seat = starter
-    turn = 0
-    reshuffles = 0
+    seat = pst[PS_SEAT]
     caller = -1
     slapped = False
-    ended_void = False
+    void = False
     while True:
-        pst[PS_TURN] = turn
+        if pst[PS_TURN] == stop_turn:
+            pst[PS_SEAT] = seat
+            return REACHED
+        pst[PS_SEAT] = seat
         calls = False
-        if hand_val[seat] <= threshold:
-            calls = _wants_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst,
-                                cand, rng, lay, lay_len)  # fmt: skip
-            if turn == forced_turn:
-                calls = forced_call
+        if t.hand_val[seat] <= threshold:
+            calls = _wants_call(pol, seat, rp, t)
+            if pst[PS_TURN] == force[0]:
+                calls = force[1] == 1
             if decisions:
-                _log_decision(dec, dec_n, seat, turn, calls, alive, hands, taken, hand_n, hand_val)
+                _log_decision(out, seat, calls, t)
         if calls:
             caller = seat
             if record:
-                _log_step(log, rows, ACTION_CALL, seat, hands, hand_n, piles, pst, -1, -1, 0)
+                _log_step(log, rows, ACTION_CALL, seat, t, -1, -1, 0)
                 rows += 1
             break
-        n = hand_n[seat]
-        n_sets = _card_sets(hands, seat, n, jis, cand)
-        mask = _choose_discard(
-            pol,
-            seat,
-            rp,
-            totals,
-            hands,
-            taken,
-            hand_n,
-            hand_val,
-            piles,
-            pst,
-            cand,
-            rng,
-            lay,
-            lay_len,
-            n_sets,
-        )
-        hand_val[seat] -= _mask_points(hands, seat, mask)
-        hand_n[seat] = _remove_mask(hands, taken, seat, n, mask)
-        source = _choose_draw(
-            pol,
-            seat,
-            rp,
-            totals,
-            hands,
-            taken,
-            hand_n,
-            hand_val,
-            piles,
-            pst,
-            cand,
-            rng,
-            lay,
-            lay_len,
-        )
-        reshuffled = 0
-        prev_n = pst[PS_PREV_N]
-        if source < 0:
-            if pst[PS_STOCK_N] == 0:
-                if rp[R_EMPTY_STOCK_ENDS]:
-                    turn += 1
-                    if record:
-                        _log_step(
-                            log, rows, ACTION_TURN, seat, hands, hand_n, piles, pst, -1, -1, 0
-                        )
-                        rows += 1
-                    break
-                # every card under the discard just laid becomes the new stock
-                dead_n = pst[PS_DEAD_N]
-                for k in range(dead_n):
-                    piles[STOCK, k] = piles[DEAD, k]
-                for k in range(prev_n):
-                    piles[STOCK, dead_n + k] = piles[PREV, k]
-                pst[PS_STOCK_N] = dead_n + prev_n
-                pst[PS_DEAD_N] = 0
-                prev_n = 0
-                _shuffle(piles[STOCK], pst[PS_STOCK_N], rng, 0)
-                reshuffles += 1
-                reshuffled = 1
-            pst[PS_STOCK_N] -= 1
-            card = piles[STOCK, pst[PS_STOCK_N]]
-            flag = 0
-        else:
-            card = piles[PREV, source]
-            for k in range(source, prev_n - 1):
-                piles[PREV, k] = piles[PREV, k + 1]
-            prev_n -= 1
-            flag = 1
-        hand_n[seat] = _insert_card(hands, taken, seat, hand_n[seat], card, flag)
-        hand_val[seat] += VALUE[card]
-        dead_n = pst[PS_DEAD_N]
-        for k in range(prev_n):
-            piles[DEAD, dead_n + k] = piles[PREV, k]
-        pst[PS_DEAD_N] = dead_n + prev_n
-        for k in range(pst[PS_CUR_N]):
-            piles[PREV, k] = piles[CUR, k]
-        pst[PS_PREV_N] = pst[PS_CUR_N]
-        pst[PS_PREV_KIND] = pst[PS_CUR_KIND]
-        pst[PS_CUR_N] = 0
-        turn += 1
+        n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
+        mask = _choose_discard(pol, seat, rp, t, n_sets)
+        _discard(t, seat, mask)
+        source = _choose_draw(pol, seat, rp, t)
+        card, reshuffled = _draw(rp, t, seat, source)
+        if card < 0:  # the stock ran out and the rules end the round
+            _pass_turn(t)
+            if record:
+                _log_step(log, rows, ACTION_TURN, seat, t, -1, -1, 0)
+                rows += 1
+            break
+        _pass_turn(t)
         if record:
-            pst[PS_CUR_N] = pst[PS_PREV_N]  # log the discard just laid
-            _log_step(
-                log,
-                rows,
-                ACTION_TURN,
-                seat,
-                hands,
-                hand_n,
-                piles,
-                pst,
-                card,
-                1 if source >= 0 else 0,
-                reshuffled,
-            )
-            pst[PS_CUR_N] = 0
+            _log_step(log, rows, ACTION_TURN, seat, t, card, 1 if source >= 0 else 0, reshuffled)
             rows += 1
-        if (
-            rp[R_SLAPDOWN]
-            and hand_val[seat] == 0
-            and _wants_slapdown(
-                pol,
-                seat,
-                rp,
-                totals,
-                hands,
-                taken,
-                hand_n,
-                hand_val,
-                piles,
-                pst,
-                cand,
-                rng,
-                lay,
-                lay_len,
-            )
-        ):
+        if rp[R_SLAPDOWN] and t.hand_val[seat] == 0 and _wants_slapdown(pol, seat, rp, t):
             caller = seat
             slapped = True
             if record:
-                _log_step(log, rows, ACTION_SLAPDOWN, seat, hands, hand_n, piles, pst, -1, -1, 0)
+                _log_step(log, rows, ACTION_SLAPDOWN, seat, t, -1, -1, 0)
                 rows += 1
             break
-        if turn >= max_turns:
-            ended_void = True
+        if pst[PS_TURN] >= max_turns:
+            void = True
             break
-        seat = _next_alive(alive, seat)
-    seats = alive.shape[0]
-    for s in range(seats):
-        values[out, s] = hand_val[s] if alive[s] else 0
-    if ended_void:
-        for s in range(seats):
-            scores[out, s] = 0
-        outcome = OUT_VOID
-        winner = -1
-    else:
-        outcome, winner = _score_round(values[out], alive, caller, slapped, rp, scores[out])
-    summary[out, S_OUTCOME] = outcome
-    summary[out, S_CALLER] = caller
-    summary[out, S_CALLER_VALUE] = values[out, caller] if caller >= 0 else -1
-    summary[out, S_TURNS] = turn
-    summary[out, S_RESHUFFLES] = reshuffles
-    summary[out, S_WINNER] = winner
-    summary[out, S_STARTER] = starter
+        seat = _next_alive(t.alive, seat)
+    _finish_round(rp, t, caller, slapped, void, out, row)
     return rows
+
+
+@njit
+def _play_round(rp, pol, t, keys, starter, out, row, force):
+    """Deal round ``keys = (seed, game, round)`` with ``starter`` first, and play it out.
+
+    ``t.alive`` and ``t.totals`` say who is in and their totals before the
+    round (policies may read them). See :func:`_play_on` for the rest.
+    """
+    _deal(rp, t, starter, keys)
+    return _play_on(rp, pol, t, out, row, -1, force)
 
 
 def new_game_scratch(seats: int):
@@ -467,69 +414,80 @@ def new_game_scratch(seats: int):
 
 
 @njit
-def _play_game(rp, milestones, pol, seed, game, ws, scratch, totals, alive, summaries, values,
-               scores, round_totals, round_alive, landed, dec, dec_n, dec_round):  # fmt: skip
-    """Play one game from the first deal until one player is left.
+def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
+    """Play a game's rounds ``first .. last`` (or until it has a winner): the one game loop.
 
-    ``totals`` and ``alive`` (int64 / int8, per seat) are reset and updated in
-    place. Per round ``r`` it writes ``summaries[r]`` (``S_*`` fields),
-    ``values[r]``, ``scores[r]``, ``round_totals[r]`` and ``round_alive[r]``
-    (after the round) and ``landed[r]`` (1 where a seat landed on a
-    milestone). Arrays have ``max_rounds`` rows; ``ws`` is the table tuple of
-    :func:`new_workspace`, ``scratch`` that of :func:`new_game_scratch`.
-    Decisions are logged as in :func:`_play_round` (``dec`` with zero rows
-    logs none), and ``dec_round`` gets the round of each decision row.
+    Parameters
+    ----------
+    plan : (seed, game, first, starter, last, force_turn, force_call, keep)
+        Round ``first`` is dealt with ``starter`` to play first; from round 0
+        the totals and seats are reset, else ``t.totals`` and ``t.alive``
+        carry on. ``(force_turn, force_call)`` forces a call decision in
+        round ``first`` (see :func:`_play_on`; ``force_turn`` -1 forces
+        none). With ``keep`` round ``r`` writes row ``r`` of every output;
+        without, round ``first`` writes row 0 and every later round row 1.
+    game_out : (out, round_totals, round_alive, landed, dec_round)
+        ``out`` a :class:`RoundOut` (its decision log gets the decision rows
+        and ``dec_round`` the round of each); ``round_totals``,
+        ``round_alive`` (after the round) and ``landed`` (1 where a seat
+        landed exactly on a milestone), one row per round.
+    scratch : the tuple of :func:`new_game_scratch`
 
     Returns
     -------
     (rounds, winner) : (int, int)
-        ``winner`` is -1 when ``max_rounds`` rounds were played without one.
+        Rounds played from round 0 (the index of the last one, plus one), and
+        the winner, or -1 if the game has none yet (``last`` reached) or
+        ``max_rounds`` rounds were played without one.
     """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    charges, no_log, _, _ = scratch
+    seed, game, first, starter, last, force_turn, force_call, keep = plan
+    out, round_totals, round_alive, landed, dec_round = game_out
+    charges = scratch[0]
+    totals, alive = t.totals, t.alive
     seats = totals.shape[0]
-    for s in range(seats):
-        totals[s] = 0
-        alive[s] = 1
-    starter = 0
-    winner = -1
-    rounds = 0
-    for r in range(rp[R_MAX_ROUNDS]):
-        first_dec = dec_n[0]
-        _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n,
-                    hand_val, piles, pst, cand, rng, lay, lay_len, summaries, values, scores, r,
-                    no_log, dec, dec_n)  # fmt: skip
-        for row in range(first_dec, min(dec_n[0], dec.shape[0])):
-            dec_round[row] = r
-        winner = _settle(totals, scores[r], alive, rp, milestones, landed[r], charges)
+    if first == 0:
         for s in range(seats):
-            round_totals[r, s] = totals[s]
-            round_alive[r, s] = alive[s]
+            totals[s] = 0
+            alive[s] = 1
+    winner = -1
+    rounds = first
+    dec_n = out.dec_n
+    for r in range(first, min(last + 1, rp[R_MAX_ROUNDS])):
+        row = r if keep else (0 if r == first else 1)
+        force = (force_turn, force_call) if r == first else NO_FORCE
+        first_dec = dec_n[0]
+        _play_round(rp, pol, t, (seed, game, r), starter, out, row, force)
+        for d in range(first_dec, min(dec_n[0], dec_round.shape[0])):
+            dec_round[d] = r
+        winner = _settle(totals, out.scores[row], alive, rp, milestones, landed[row], charges)
+        for s in range(seats):
+            round_totals[row, s] = totals[s]
+            round_alive[row, s] = alive[s]
         rounds = r + 1
         if winner >= 0:
             break
-        starter = _next_starter(rp, starter, summaries[r, S_WINNER], alive)
+        starter = _next_starter(rp, starter, out.summary[row, S_WINNER], alive)
     return rounds, winner
 
 
+def whole_game(seed: int, game: int, max_rounds: int):
+    """The plan of :func:`_play_game` for a whole game, every round kept."""
+    return (seed, game, 0, 0, max_rounds, -1, 0, 1)
+
+
 @njit
-def _play_rounds(rp, pol, seed, first, count, ws, scratch, alive, totals, summaries, values,
-                 scores):  # fmt: skip
+def _play_rounds(rp, pol, seed, first, count, t, out):
     """Play ``count`` independent rounds ``first .. first + count - 1`` of game 0.
 
-    The seats in ``alive`` play, with running totals ``totals``; round ``r``
-    starts at seat ``r % seats``, or the next seat in after it. Row ``i`` of
-    the outputs is round ``first + i``.
+    The seats in ``t.alive`` play, with running totals ``t.totals``; round
+    ``r`` starts at seat ``r % seats``, or the next seat in after it. Row
+    ``i`` of ``out`` is round ``first + i``.
     """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    _, no_log, no_dec, dec_n = scratch
-    seats = alive.shape[0]
+    seats = t.alive.shape[0]
     for i in range(count):
         r = first + i
         starter = r % seats
-        if not alive[starter]:
-            starter = _next_alive(alive, starter)
-        _play_round(rp, pol, alive, starter, seed, 0, r, totals, hands, taken, hand_n, hand_val,
-                    piles, pst, cand, rng, lay, lay_len, summaries, values, scores, i,
-                    no_log, no_dec, dec_n)  # fmt: skip
+        if not t.alive[starter]:
+            starter = _next_alive(t.alive, starter)
+        _play_round(rp, pol, t, (seed, 0, r), starter, out, i, NO_FORCE)
     return count

@@ -7,9 +7,8 @@ see: its own hand, the discard pile, how many cards each opponent holds and
 which cards each opponent took from the pile (the ``taken`` flags), the turn
 and the running totals. Its randomness is its own stream, ``1 + seat``.
 
-Every decision function takes the table's arrays in the same order:
-``(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand,
-rng, lay, lay_len)`` (see :mod:`yaniv_sim.engine._play`).
+Every decision function takes ``(pol, seat, rp, t)``: the policy matrix,
+the seat deciding, the rule vector and the :class:`~yaniv_sim.engine._table.Table`.
 
 Families
 --------
@@ -75,10 +74,19 @@ RANDOM_POLICY = True
 
 
 @njit(inline="always")
-def _wants_call(
-    pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
-):
+def _wants_call(pol, seat, rp, t):
     """Whether ``seat`` calls Yaniv now (asked only when the call is legal)."""
+    totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng = (
+        t.totals,
+        t.hands,
+        t.taken,
+        t.hand_n,
+        t.hand_val,
+        t.piles,
+        t.pst,
+        t.cand,
+        t.rng,
+    )
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
@@ -90,10 +98,9 @@ def _wants_call(
 
 
 @njit(inline="always")
-def _wants_slapdown(
-    pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
-):
+def _wants_slapdown(pol, seat, rp, t):
     """Whether ``seat`` slaps down (asked only when it may)."""
+    rng = t.rng
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
@@ -132,28 +139,24 @@ def _max_shed_pick(cand, n_sets, rng, seat):
 
 
 @njit(inline="always")
-def _choose_discard(
-    pol,
-    seat,
-    rp,
-    totals,
-    hands,
-    taken,
-    hand_n,
-    hand_val,
-    piles,
-    pst,
-    cand,
-    rng,
-    lay,
-    lay_len,
-    n_sets,
-):
+def _choose_discard(pol, seat, rp, t, n_sets):
     """Choose ``seat``'s discard among the ``n_sets`` card sets in ``cand``.
 
     Lays it into ``piles[CUR]``, sets ``pst[PS_CUR_N]`` and
     ``pst[PS_CUR_KIND]``, and returns its slot mask.
     """
+    totals, hands, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = (
+        t.totals,
+        t.hands,
+        t.hand_n,
+        t.hand_val,
+        t.piles,
+        t.pst,
+        t.cand,
+        t.rng,
+        t.lay,
+        t.lay_len,
+    )
     jis = rp[R_JOKER_IN_SETS] != 0
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
@@ -187,10 +190,9 @@ def _choose_discard(
 
 
 @njit(inline="always")
-def _choose_draw(
-    pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len
-):
+def _choose_draw(pol, seat, rp, t):
     """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
+    hands, hand_n, piles, pst, rng = t.hands, t.hand_n, t.piles, t.pst, t.rng
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
             return _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst)

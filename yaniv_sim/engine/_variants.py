@@ -36,11 +36,13 @@ _decisions = {
     name: clone(getattr(_policy, name), f"{name}_base", HEURISTICS=False, RANDOM_POLICY=False)
     for name in ("_wants_call", "_wants_slapdown", "_choose_discard", "_choose_draw")
 }
-play_round = clone(_play._play_round, "_play_round_base", **_decisions)
+play_on = clone(_play._play_on, "_play_on_base", **_decisions)
+play_round = clone(_play._play_round, "_play_round_base", _play_on=play_on)
 play_game = clone(_play._play_game, "_play_game_base", _play_round=play_round)
 play_rounds = clone(_play._play_rounds, "_play_rounds_base", _play_round=play_round)
 
 BASE = {
+    _play._play_on: play_on,
     _play._play_round: play_round,
     _play._play_game: play_game,
     _play._play_rounds: play_rounds,

@@ -89,16 +89,21 @@ class RoundRecord:
     hand_values: np.ndarray
     scores: np.ndarray
     steps: list[Turn] | None
+    from_turn: int = 0  # the turn it was played on from (``engine.play_on``); 0: the deal
 
     def __str__(self) -> str:
-        lines = [
-            f"game {self.game} round {self.round} (seed {self.seed}), "
-            f"seat {self.starter} starts; turned up {format_cards([self.turned_up])}"
-        ]
+        if self.from_turn:
+            lines = [f"played on from turn {self.from_turn}, seat {self.starter} started"]
+        else:
+            lines = [
+                f"game {self.game} round {self.round} (seed {self.seed}), "
+                f"seat {self.starter} starts; turned up {format_cards([self.turned_up])}"
+            ]
         for seat, hand in enumerate(self.dealt):
             if self.alive[seat]:
-                lines.append(f"  seat {seat} dealt {format_cards(hand)}")
-        for number, step in enumerate(self.steps or [], start=1):
+                lines.append(f"  seat {seat} {'holds' if self.from_turn else 'dealt'} "
+                         f"{format_cards(hand)}")  # fmt: skip
+        for number, step in enumerate(self.steps or [], start=1 + self.from_turn):
             lines.append(f"  {number:>3}. {step}")
         who = "" if self.caller is None else f" by seat {self.caller} with {self.caller_value}"
         lines.append(
@@ -109,8 +114,9 @@ class RoundRecord:
 
 
 def round_record(
-    *, rules, seed, game, round, policies, alive, dealt, turned_up, summary, values, scores, log
-) -> RoundRecord:
+    *, rules, seed, game, round, policies, alive, dealt, turned_up, summary, values, scores, log,
+    from_turn=0,
+) -> RoundRecord:  # fmt: skip
     steps = None
     if log is not None:
         steps = []
@@ -151,6 +157,7 @@ def round_record(
         hand_values=values.copy(),
         scores=scores.copy(),
         steps=steps,
+        from_turn=from_turn,
     )
 
 

@@ -22,18 +22,12 @@ from __future__ import annotations
 
 from yaniv_sim._numba import njit
 from yaniv_sim.engine import _variants
-from yaniv_sim.engine._layout import (
-    D_CALLED,
-    D_SEAT,
-    D_TURN,
-    PS_FORCE,
-    R_MAX_ROUNDS,
-    S_WINNER,
-)
-from yaniv_sim.engine._play import _play_round
-from yaniv_sim.engine._scoring import _next_starter, _settle
+from yaniv_sim.engine._layout import D_CALLED, D_SEAT, D_TURN, R_MAX_ROUNDS, S_WINNER
+from yaniv_sim.engine._play import _play_game
+from yaniv_sim.engine._scoring import _next_starter
+from yaniv_sim.engine._table import Table
 from yaniv_sim.engine._variants import clone
-from yaniv_sim.simulation.kernels import _record_game
+from yaniv_sim.simulation.kernels import _record_game, _rows_from
 
 # columns of the branch outputs: the deciding seat's score if it calls and if it
 # waits, then the sum of the other seats' scores if it calls and if it waits
@@ -53,155 +47,109 @@ def _others(scores, seat):
 
 
 @njit
-def _finish_game(rp, milestones, pol, seed, game, first_round, starter, ws, scratch, totals,
-                 alive, summary, values, scores, landed):  # fmt: skip
-    """Play rounds ``first_round, ...`` of a game from ``totals``/``alive`` to its end.
+def _branch_round(rp, milestones, pol, t, plan, start, branch):
+    """Play a round again with one call decision forced, and maybe the game on from there.
 
-    Uses row 0 of ``summary``, ``values``, ``scores`` and ``landed``.
-    Returns the game's winner, or -1 if ``max_rounds`` is reached first.
-    """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    charges, no_log, no_dec, dec_n = scratch
-    # sliced views, typed like the batch kernels' row slices, so that numba
-    # compiles _play_round and _settle once for both (a cold compile is slow)
-    sm, va, sc, la = summary[0:], values[0:], scores[0:], landed[0:]
-    for r in range(first_round, rp[R_MAX_ROUNDS]):
-        _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n,
-                    hand_val, piles, pst, cand, rng, lay, lay_len, sm, va, sc, 0, no_log,
-                    no_dec, dec_n)  # fmt: skip
-        winner = _settle(totals, sc[0], alive, rp, milestones, la[0], charges)
-        if winner >= 0:
-            return winner
-        starter = _next_starter(rp, starter, sm[0, S_WINNER], alive)
-    return -1
-
-
-@njit
-def _branch_round(rp, milestones, pol, seed, game, r, starter, totals0, alive0, seat, turn,
-                  call, with_game, ws, scratch, totals, alive, summary, values, scores,
-                  landed):  # fmt: skip
-    """Play round ``r`` again with ``seat``'s decision at ``turn`` forced to ``call``.
+    ``plan`` is the :func:`~yaniv_sim.engine._play._play_game` plan (round,
+    starter, the forced ``(turn, call)``; ``last`` the round itself, or
+    ``max_rounds`` to play the game on). ``start = (totals0, alive0)`` are
+    the totals and seats before the round; ``branch`` as in
+    :func:`_branch_games_chunk`. The round is played on a table that shares
+    ``t``'s cards and scratch but has the branch's own totals and seats.
 
     Returns (the seat's round score, the other seats' total round score, the
-    seat's game result): the game result is 1 if the seat then wins the game,
-    0 if not, and ``NO_GAME_BRANCH`` unless ``with_game``.
+    winner: the game's, or -1 when the game was not played on).
     """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    charges, no_log, no_dec, dec_n = scratch
-    seats = totals.shape[0]
-    for s in range(seats):
-        totals[s] = totals0[s]
-        alive[s] = alive0[s]
-    sm, va, sc, la = summary[0:], values[0:], scores[0:], landed[0:]  # see _finish_game
-    pst[PS_FORCE] = 1 + 2 * turn + call
-    _play_round(rp, pol, alive, starter, seed, game, r, totals, hands, taken, hand_n, hand_val,
-                piles, pst, cand, rng, lay, lay_len, sm, va, sc, 0, no_log, no_dec,
-                dec_n)  # fmt: skip
-    pst[PS_FORCE] = 0
-    points = sc[0, seat]
-    others = _others(sc[0], seat)
-    if not with_game:
-        return points, others, NO_GAME_BRANCH
-    winner = _settle(totals, sc[0], alive, rp, milestones, la[0], charges)
-    if winner < 0:
-        nxt = _next_starter(rp, starter, sm[0, S_WINNER], alive)
-        winner = _finish_game(rp, milestones, pol, seed, game, r + 1, nxt, ws, scratch, totals,
-                              alive, summary, values, scores, landed)  # fmt: skip
-    return points, others, 1 if winner == seat else 0
+    _, _, b_out, b_rounds, bt, ba, _, _, scratch = branch
+    totals0, alive0 = start
+    for s in range(bt.shape[0]):
+        bt[s] = totals0[s]
+        ba[s] = alive0[s]
+    table = Table(t.hands, t.taken, t.hand_n, t.hand_val, t.piles, t.pst, t.rng, ba, bt, t.cand,
+                  t.lay, t.lay_len)  # fmt: skip
+    _, winner = _play_game(rp, milestones, pol, table, plan, (b_out, *b_rounds), scratch)
+    return b_out.scores[0], winner
 
 
 @njit
-def _branch_games_chunk(rp, milestones, pols, rotate, seed, first, count, branch_games, ws,
-                        scratch, totals, alive, summaries, values, scores, round_totals,
-                        round_alive, landed, round_unit, off, game_rounds, game_winner,
-                        game_totals, game_landings, game_out, rotation, dec, dec_n, dec_round,
-                        dec_unit, br_points, br_win, bt, ba, b_summary, b_values, b_scores,
-                        b_landed, totals0, alive0):  # fmt: skip
+def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
     """``_games_chunk`` (see :mod:`.kernels`) plus both branches of every decision point.
 
-    ``br_points[row]`` gets the deciding seat's round score if it calls
-    (``CALL``) and if it waits (``WAIT``), then the other seats' total score
-    both ways (``OTHERS + CALL``, ``OTHERS + WAIT``); ``br_win[row]`` its game result
-    under each (1 won, 0 lost), or ``NO_GAME_BRANCH`` outside the games
-    chosen for game branches (game ``g`` with ``g % branch_games == 0``).
-    ``bt`` ... ``alive0`` are scratch rows for the branches.
+    ``run = (rotate, seed, first, count, branch_games)``; ``rounds`` and
+    ``games`` as in ``_games_chunk``. ``branch = (br_points, br_win, b_out,
+    b_rounds, bt, ba, totals0, alive0, scratch)``: ``br_points[row]`` gets the deciding
+    seat's round score if it calls (``CALL``) and if it waits (``WAIT``),
+    then the other seats' total score both ways (``OTHERS + CALL``,
+    ``OTHERS + WAIT``); ``br_win[row]`` its game result under each (1 won, 0
+    lost), or ``NO_GAME_BRANCH`` outside the games chosen for game branches
+    (game ``g`` with ``g % branch_games == 0``). ``b_out`` (a two-row
+    ``RoundOut`` without logs), ``b_rounds = (round_totals, round_alive,
+    landed, dec_round)`` (two rows each), ``bt``, ``ba``, ``totals0`` and
+    ``alive0`` (per seat) are the branches' scratch; ``scratch`` that of
+    ``new_game_scratch``.
     """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    charges, no_log, _, _ = scratch
-    seats = totals.shape[0]
+    rotate, seed, first, count, branch_games = run
+    br_points, br_win, _, _, _, _, totals0, alive0, scratch = branch
+    out, round_totals, round_alive, landed, _, off, dec_round, _ = rounds
+    dec, dec_n = out.dec, out.dec_n
+    seats = t.totals.shape[0]
+    max_rounds = rp[R_MAX_ROUNDS]
     for i in range(count):
         g = first + i
         o = off[0]
-        if o + rp[R_MAX_ROUNDS] > summaries.shape[0]:
+        if o + max_rounds > out.summary.shape[0]:
             return i
         q = g % seats if rotate else 0
         pol = pols[q]
         d0 = dec_n[0]
         with_game = g % branch_games == 0
-        for s in range(seats):
-            totals[s] = 0
-            alive[s] = 1
+        game_out = (_rows_from(out, o), round_totals[o:], round_alive[o:], landed[o:], dec_round)
         starter = 0
         winner = -1
-        rounds = 0
-        for r in range(rp[R_MAX_ROUNDS]):
+        n_rounds = 0
+        for r in range(max_rounds):
             first_dec = dec_n[0]
             for s in range(seats):
-                totals0[s] = totals[s]
-                alive0[s] = alive[s]
-            _play_round(rp, pol, alive, starter, seed, g, r, totals, hands, taken, hand_n,
-                        hand_val, piles, pst, cand, rng, lay, lay_len, summaries[o:],
-                        values[o:], scores[o:], r, no_log, dec, dec_n)  # fmt: skip
+                totals0[s] = t.totals[s] if r > 0 else 0
+                alive0[s] = t.alive[s] if r > 0 else 1
+            plan = (seed, g, r, starter, r, -1, 0, 1)  # round r as played, kept
+            n_rounds, winner = _play_game(rp, milestones, pol, t, plan, game_out, scratch)
             if dec_n[0] > dec.shape[0]:
                 dec_n[0] = d0
                 return i
-            winner = _settle(totals, scores[o + r], alive, rp, milestones, landed[o + r],
-                             charges)  # fmt: skip
+            scores = out.scores[o + r]
             for row in range(first_dec, dec_n[0]):
-                dec_round[row] = r
                 seat = dec[row, D_SEAT]
                 did = 1 if dec[row, D_CALLED] else 0
                 other = 1 - did
-                points, others, won = _branch_round(
-                    rp, milestones, pol, seed, g, r, starter, totals0, alive0, seat,
-                    dec[row, D_TURN], other, with_game, ws, scratch, bt, ba, b_summary, b_values,
-                    b_scores, b_landed)  # fmt: skip
+                last = max_rounds if with_game else r
+                plan = (seed, g, r, starter, last, dec[row, D_TURN], other, 0)
+                b_scores, b_winner = _branch_round(rp, milestones, pol, t, plan,
+                                                   (totals0, alive0), branch)  # fmt: skip
                 # the recorded play is the branch the seat chose
-                br_points[row, CALL if did else WAIT] = scores[o + r, seat]
-                br_points[row, OTHERS + (CALL if did else WAIT)] = _others(scores[o + r], seat)
-                br_points[row, CALL if other else WAIT] = points
-                br_points[row, OTHERS + (CALL if other else WAIT)] = others
+                br_points[row, CALL if did else WAIT] = scores[seat]
+                br_points[row, OTHERS + (CALL if did else WAIT)] = _others(scores, seat)
+                br_points[row, CALL if other else WAIT] = b_scores[seat]
+                br_points[row, OTHERS + (CALL if other else WAIT)] = _others(b_scores, seat)
+                won = (1 if b_winner == seat else 0) if with_game else NO_GAME_BRANCH
                 br_win[row, CALL if other else WAIT] = won
                 br_win[row, CALL if did else WAIT] = NO_GAME_BRANCH  # filled at the game's end
-            for s in range(seats):
-                round_totals[o + r, s] = totals[s]
-                round_alive[o + r, s] = alive[s]
-            rounds = r + 1
             if winner >= 0:
                 break
-            starter = _next_starter(rp, starter, summaries[o + r, S_WINNER], alive)
+            starter = _next_starter(rp, starter, out.summary[o + r, S_WINNER], t.alive)
         if with_game:
             for row in range(d0, dec_n[0]):
                 did = 1 if dec[row, D_CALLED] else 0
                 br_win[row, CALL if did else WAIT] = 1 if winner == dec[row, D_SEAT] else 0
-        _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
-                     game_rounds, game_winner, game_totals, game_landings, game_out, rotation,
-                     dec_n, dec_unit)  # fmt: skip
+        _record_game(i, q, o, d0, (n_rounds, winner), t, rounds, games)
     return count
 
 
-_finish_game_base = clone(_finish_game, "_finish_game_base", _play_round=_variants.play_round)
-_branch_round_base = clone(
-    _branch_round,
-    "_branch_round_base",
-    _play_round=_variants.play_round,
-    _finish_game=_finish_game_base,
-)
 BASE = {
     _branch_games_chunk: clone(
         _branch_games_chunk,
         "_branch_games_chunk_base",
-        _play_round=_variants.play_round,
-        _branch_round=_branch_round_base,
+        _play_game=_variants.play_game,
+        _branch_round=clone(_branch_round, "_branch_round_base", _play_game=_variants.play_game),
     )
 }

@@ -20,6 +20,7 @@ from yaniv_sim.engine._layout import (
     D_TURN,
     D_VALUE,
     DECISION_WIDTH,
+    LOG_WIDTH,
     N_SUMMARY,
     OUTCOME_NAMES,
     S_CALLER,
@@ -31,7 +32,8 @@ from yaniv_sim.engine._layout import (
     S_WINNER,
     rule_params,
 )
-from yaniv_sim.engine._play import new_game_scratch, new_workspace
+from yaniv_sim.engine._play import new_game_scratch
+from yaniv_sim.engine._table import RoundOut, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.simulation import branches
 from yaniv_sim.simulation.kernels import BASE, _games_chunk, _rounds_chunk
@@ -57,25 +59,21 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
     players = request.players
     rp, _ = rule_params(request.rules, players)
     pols, ids = request.rotations()
-    ws = new_workspace(players)
-    scratch = new_game_scratch(players)
-    alive = np.ones(players, np.int8)
-    totals = np.zeros(players, np.int64)
+    t = new_table(players)
     summaries = np.zeros((count, N_SUMMARY), np.int64)
     values = np.zeros((count, players), np.int64)
     scores = np.zeros((count, players), np.int64)
     rotation = np.zeros(count, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int16)
     decisions = []
     done = 0
     capacity = 2 * count + 2 * request.rules.max_turns + 16
     while done < count:
         dec, dec_n = _decision_buffer(capacity)
         dec_unit = np.zeros(capacity, np.int64)
-        kernel = variant(_rounds_chunk, pols, BASE)
-        n = kernel(rp, pols, request.seating == "rotate", request.seed, first + done,
-                          count - done, ws, scratch, alive, totals, summaries[done:],
-                          values[done:], scores[done:], rotation[done:], dec, dec_n,
-                          dec_unit)  # fmt: skip
+        out = RoundOut(summaries[done:], values[done:], scores[done:], no_log, dec, dec_n)
+        run = (int(rules_rotate(request)), request.seed, first + done, count - done)
+        n = variant(_rounds_chunk, pols, BASE)(rp, pols, run, t, out, rotation[done:], dec_unit)
         rows = int(dec_n[0])
         decisions.append((dec[:rows], dec_unit[:rows] + done, np.zeros(rows, np.int64)))
         done += n
@@ -94,16 +92,15 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
     rules = request.rules
     rp, milestones = rule_params(rules, players)
     pols, ids = request.rotations()
-    ws = new_workspace(players)
+    t = new_table(players)
     scratch = new_game_scratch(players)
-    totals = np.zeros(players, np.int64)
-    alive = np.zeros(players, np.int8)
     game_rounds = np.zeros(count, np.int64)
     game_winner = np.zeros(count, np.int64)
     game_totals = np.zeros((count, players), np.int64)
     game_landings = np.zeros((count, players), np.int64)
     game_out = np.zeros((count, players), np.int64)
     rotation = np.zeros(count, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int16)
     round_parts = []
     dec_parts = []
     round_cap = max(64 * min(count, 500), 2 * rules.max_rounds + 1)
@@ -121,21 +118,21 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
         dec, dec_n = _decision_buffer(dec_cap)
         dec_round = np.zeros(dec_cap, np.int64)
         dec_unit = np.zeros(dec_cap, np.int64)
-        args = (rp, milestones, pols, rules_rotate(request), request.seed, first + done,
-                count - done)  # fmt: skip
-        outputs = (ws, scratch, totals, alive, summaries, values, scores, round_totals,
-                   round_alive, landed, round_unit, off, game_rounds[done:], game_winner[done:],
-                   game_totals[done:], game_landings[done:], game_out[done:], rotation[done:],
-                   dec, dec_n, dec_round, dec_unit)  # fmt: skip
+        out = RoundOut(summaries, values, scores, no_log, dec, dec_n)
+        rounds = (out, round_totals, round_alive, landed, round_unit, off, dec_round, dec_unit)
+        games = (game_rounds[done:], game_winner[done:], game_totals[done:],
+                 game_landings[done:], game_out[done:], rotation[done:])  # fmt: skip
+        run = (int(rules_rotate(request)), request.seed, first + done, count - done)
         if request.branches:
             br_points = np.zeros((dec_cap, 4), np.int64)
             br_win = np.zeros((dec_cap, 2), np.int64)
             kernel = variant(branches._branch_games_chunk, pols, branches.BASE)
-            n = kernel(*args, request.branch_games, *outputs, br_points, br_win,
-                       *_branch_scratch(players))  # fmt: skip
+            branch = (br_points, br_win, *_branch_scratch(players), scratch)
+            n = kernel(rp, milestones, pols, (*run, request.branch_games), t, rounds, games,
+                       branch)  # fmt: skip
         else:
             kernel = variant(_games_chunk, pols, BASE)
-            n = kernel(*args, *outputs)
+            n = kernel(rp, milestones, pols, run, t, rounds, games, scratch)
         r = int(off[0])
         rows = int(dec_n[0])
         unit = round_unit[:r] + done
@@ -166,17 +163,23 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
 
 
 def _branch_scratch(players: int):
-    """Scratch rows for :func:`branches._branch_games_chunk`, in its argument order."""
-    return (
-        np.zeros(players, np.int64),  # totals
-        np.zeros(players, np.int8),  # alive
-        np.zeros((1, N_SUMMARY), np.int64),
-        np.zeros((1, players), np.int64),  # values
-        np.zeros((1, players), np.int64),  # scores
-        np.zeros((1, players), np.int8),  # landed
-        np.zeros(players, np.int64),  # totals at the round's start
-        np.zeros(players, np.int8),  # alive at the round's start
+    """Scratch for :func:`branches._branch_games_chunk`: a two-row round output and its rows."""
+    b_out = RoundOut(
+        np.zeros((2, N_SUMMARY), np.int64),
+        np.zeros((2, players), np.int64),
+        np.zeros((2, players), np.int64),
+        np.zeros((0, LOG_WIDTH), np.int16),
+        np.zeros((0, DECISION_WIDTH), np.int16),
+        np.zeros(1, np.int64),
     )
+    b_rounds = (
+        np.zeros((2, players), np.int64),  # totals after the round
+        np.zeros((2, players), np.int8),  # alive after the round
+        np.zeros((2, players), np.int8),  # landed
+        np.zeros(0, np.int64),  # no decision rounds
+    )
+    totals, alive = np.zeros(players, np.int64), np.zeros(players, np.int8)
+    return b_out, b_rounds, totals, alive, totals.copy(), alive.copy()
 
 
 def rules_rotate(request: SimRequest) -> bool:

@@ -16,30 +16,29 @@ from __future__ import annotations
 
 from yaniv_sim._numba import njit
 from yaniv_sim.engine import _variants
-from yaniv_sim.engine._layout import R_MAX_ROUNDS
+from yaniv_sim.engine._layout import NO_FORCE, R_MAX_ROUNDS
 from yaniv_sim.engine._play import _play_game, _play_round
+from yaniv_sim.engine._table import RoundOut
 from yaniv_sim.engine._variants import clone
 
 
 @njit
-def _rounds_chunk(rp, pols, rotate, seed, first, count, ws, scratch, alive, totals, summaries,
-                  values, scores, rotation, dec, dec_n, dec_unit):  # fmt: skip
-    """Play rounds ``first + i`` (game 0) into row ``i`` of the outputs.
+def _rounds_chunk(rp, pols, run, t, out, rotation, dec_unit):
+    """Play rounds ``first + i`` (game 0) into row ``i`` of ``out``.
 
-    Round ``u`` is started by seat ``u % seats`` and played in rotation
-    ``(u // seats) % seats`` when ``rotate``; ``rotation[i]`` records it and
-    ``dec_unit`` gives the row of each decision.
+    ``run = (rotate, seed, first, count)``. Round ``u`` is started by seat
+    ``u % seats`` and played in rotation ``(u // seats) % seats`` when
+    ``rotate``; ``rotation[i]`` records it and ``dec_unit`` gives the row of
+    each decision of ``out``'s decision log.
     """
-    hands, taken, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = ws
-    no_log = scratch[1]
-    seats = alive.shape[0]
+    rotate, seed, first, count = run
+    dec, dec_n = out.dec, out.dec_n
+    seats = t.alive.shape[0]
     for i in range(count):
         u = first + i
         q = (u // seats) % seats if rotate else 0
         d0 = dec_n[0]
-        _play_round(rp, pols[q], alive, u % seats, seed, 0, u, totals, hands, taken, hand_n,
-                    hand_val, piles, pst, cand, rng, lay, lay_len, summaries, values, scores, i,
-                    no_log, dec, dec_n)  # fmt: skip
+        _play_round(rp, pols[q], t, (seed, 0, u), u % seats, out, i, NO_FORCE)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
@@ -50,61 +49,73 @@ def _rounds_chunk(rp, pols, rotate, seed, first, count, ws, scratch, alive, tota
 
 
 @njit(inline="always")
-def _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
-                 game_rounds, game_winner, game_totals, game_landings, game_out, rotation, dec_n,
-                 dec_unit):  # fmt: skip
+def _record_game(i, q, o, d0, played, t, rounds, games):
     """Fill game row ``i`` (played in rotation ``q``; its rounds from row ``o``, its
-    decisions from row ``d0``) and move the round offset past it."""
-    for row in range(d0, dec_n[0]):
+    decisions from row ``d0``) and move the round offset past it.
+
+    ``played = (rounds, winner)``; ``rounds`` and ``games`` as in :func:`_games_chunk`.
+    """
+    n_rounds, winner = played
+    out, _, round_alive, landed, round_unit, off, _, dec_unit = rounds
+    game_rounds, game_winner, game_totals, game_landings, game_out, rotation = games
+    for row in range(d0, out.dec_n[0]):
         dec_unit[row] = i
-    for r in range(rounds):
+    for r in range(n_rounds):
         round_unit[o + r] = i
-    off[0] = o + rounds
-    game_rounds[i] = rounds
+    off[0] = o + n_rounds
+    game_rounds[i] = n_rounds
     game_winner[i] = winner
     rotation[i] = q
-    for s in range(totals.shape[0]):
-        game_totals[i, s] = totals[s]
+    for s in range(t.totals.shape[0]):
+        game_totals[i, s] = t.totals[s]
         landings = 0
-        out = -1
-        for r in range(rounds):
+        went_out = -1
+        for r in range(n_rounds):
             landings += landed[o + r, s]
-            if out < 0 and round_alive[o + r, s] == 0:
-                out = r
+            if went_out < 0 and round_alive[o + r, s] == 0:
+                went_out = r
         game_landings[i, s] = landings
-        game_out[i, s] = out
+        game_out[i, s] = went_out
+
+
+@njit(inline="always")
+def _rows_from(out, o):
+    """``out`` seen from its round row ``o`` on (the logs are shared)."""
+    return RoundOut(out.summary[o:], out.values[o:], out.scores[o:], out.log, out.dec, out.dec_n)
 
 
 @njit
-def _games_chunk(rp, milestones, pols, rotate, seed, first, count, ws, scratch, totals, alive,
-                 summaries, values, scores, round_totals, round_alive, landed, round_unit, off,
-                 game_rounds, game_winner, game_totals, game_landings, game_out, rotation,
-                 dec, dec_n, dec_round, dec_unit):  # fmt: skip
+def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
     """Play games ``first + i`` into row ``i`` of the game outputs.
 
-    Round rows are appended from ``off[0]``, each with its game's row in
-    ``round_unit``. Game ``g`` is played in rotation ``g % seats`` when
-    ``rotate``. ``game_out[i, s]`` is the round in which seat ``s`` went out
-    (-1 if never).
+    ``run = (rotate, seed, first, count)``. ``rounds = (out, round_totals,
+    round_alive, landed, round_unit, off, dec_round, dec_unit)``: round rows
+    are appended to ``out`` (a ``RoundOut``) and the per-round arrays from
+    ``off[0]``, each with its game's row in ``round_unit``; decision rows get
+    their round in ``dec_round`` and their game's row in ``dec_unit``.
+    ``games = (game_rounds, game_winner, game_totals, game_landings,
+    game_out, rotation)``, one row per game: ``game_out[i, s]`` is the round
+    in which seat ``s`` went out (-1 if never). Game ``g`` is played in
+    rotation ``g % seats`` when ``rotate``.
     """
-    seats = totals.shape[0]
+    rotate, seed, first, count = run
+    out, round_totals, round_alive, landed, _, off, dec_round, _ = rounds
+    dec, dec_n = out.dec, out.dec_n
+    seats = t.totals.shape[0]
     for i in range(count):
         g = first + i
         o = off[0]
-        if o + rp[R_MAX_ROUNDS] > summaries.shape[0]:
+        if o + rp[R_MAX_ROUNDS] > out.summary.shape[0]:
             return i
         q = g % seats if rotate else 0
         d0 = dec_n[0]
-        rounds, winner = _play_game(rp, milestones, pols[q], seed, g, ws, scratch, totals, alive,
-                                    summaries[o:], values[o:], scores[o:], round_totals[o:],
-                                    round_alive[o:], landed[o:], dec, dec_n,
-                                    dec_round)  # fmt: skip
+        game_out = (_rows_from(out, o), round_totals[o:], round_alive[o:], landed[o:], dec_round)
+        plan = (seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1)  # the whole game
+        played = _play_game(rp, milestones, pols[q], t, plan, game_out, scratch)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
-        _record_game(i, q, o, d0, rounds, winner, totals, landed, round_alive, round_unit, off,
-                     game_rounds, game_winner, game_totals, game_landings, game_out, rotation,
-                     dec_n, dec_unit)  # fmt: skip
+        _record_game(i, q, o, d0, played, t, rounds, games)
     return count
 
 

@@ -1,0 +1,361 @@
+"""Positions: a moment of a round, described in full, and playing on from it.
+
+A :class:`Position` holds everything the round needs to go on: every hand
+(and which of its cards were taken from the pile, so everyone saw them), the
+stock in order, the cards under the pile, the previous discard as it was
+laid, whose turn it is, the totals, and optionally the round's random
+streams. :func:`position_at` cuts a seeded round at the start of any turn;
+:func:`play_on` plays a position on to the round's end with given policies.
+A position cut from a round, with its streams, plays on to exactly the end
+the round had.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from yaniv_sim.cards import N_CODES, ORDER, VALUE, deck_codes, format_cards
+from yaniv_sim.engine._layout import (
+    DEAD,
+    DECISION_WIDTH,
+    KIND_NAMES,
+    LOG_WIDTH,
+    MAX_HAND,
+    N_SUMMARY,
+    NO_FORCE,
+    PREV,
+    PS_DEAD_N,
+    PS_PREV_KIND,
+    PS_PREV_N,
+    PS_RESHUFFLES,
+    PS_SEAT,
+    PS_STARTER,
+    PS_STOCK_N,
+    PS_TURN,
+    STOCK,
+    rule_params,
+)
+from yaniv_sim.engine._play import REACHED, _deal, _play_on
+from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
+from yaniv_sim.engine._specs import policy_matrix
+from yaniv_sim.engine._table import RoundOut, Table, copy_table, new_table
+from yaniv_sim.engine._variants import variant
+from yaniv_sim.engine.records import RoundRecord, round_record
+from yaniv_sim.rules import Rules
+
+__all__ = ["Position", "play_on", "position_at"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Position:
+    """A round at the start of a turn, before the seat to act may call.
+
+    Attributes
+    ----------
+    hands : tuple of int16 arrays
+        Each seat's cards (codes of :func:`~yaniv_sim.cards.parse_cards`), in
+        card order; empty for a seat out of the game.
+    taken : tuple of bool arrays
+        For each card of ``hands``, whether the seat took it from the pile
+        (everyone saw it).
+    stock : int16 array
+        The stock, bottom first: the next card drawn is ``stock[-1]``.
+    dead : int16 array
+        The cards under the pile (out of play until the stock runs out).
+    pile : int16 array
+        The previous player's discard as laid; what may be taken from it
+        follows ``pile_kind``.
+    pile_kind : {"single", "set", "run"}
+    seat : int
+        The seat to act.
+    turn : int
+        Discard-and-draw turns played so far in the round.
+    starter : int
+        The seat that played first in the round.
+    reshuffles : int
+        Times the stock was rebuilt from the pile so far.
+    alive : bool array
+        Seats still in the game.
+    totals : int64 array
+        Running totals before the round.
+    streams : uint64 array or None
+        The round's random streams (stream 0 shuffles, ``1 + seat`` is a
+        policy's own). With them, :func:`play_on` continues exactly as the
+        round would have; without, it seeds fresh ones from its ``seed``.
+    """
+
+    hands: tuple[np.ndarray, ...]
+    taken: tuple[np.ndarray, ...]
+    stock: np.ndarray
+    dead: np.ndarray
+    pile: np.ndarray
+    pile_kind: str
+    seat: int
+    turn: int
+    starter: int
+    reshuffles: int
+    alive: np.ndarray
+    totals: np.ndarray
+    streams: np.ndarray | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def same_as(self, other: Position) -> bool:
+        """Whether two positions are equal in every field."""
+        fields = [f.name for f in dataclasses.fields(self)]
+        for name in fields:
+            a, b = getattr(self, name), getattr(other, name)
+            if isinstance(a, tuple):
+                if len(a) != len(b):
+                    return False
+                if any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True)):
+                    return False
+            elif (a is None) != (b is None):
+                return False
+            elif isinstance(a, np.ndarray):
+                if not np.array_equal(a, b):
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    def __str__(self) -> str:
+        lines = [f"turn {self.turn}, seat {self.seat} to act (seat {self.starter} started)"]
+        for s, (hand, took) in enumerate(zip(self.hands, self.taken, strict=True)):
+            if not self.alive[s]:
+                lines.append(f"  seat {s}: out")
+                continue
+            seen = format_cards(hand[took]) or "none"
+            lines.append(f"  seat {s}: {format_cards(hand)} (taken from the pile: {seen}), "
+                         f"total {int(self.totals[s])}")  # fmt: skip
+        lines.append(f"  pile: {self.pile_kind} {format_cards(self.pile)}; {len(self.stock)} "
+                     f"in the stock, {len(self.dead)} under the pile")  # fmt: skip
+        return "\n".join(lines)
+
+
+def _rules_and_policies(rules: Rules, players: int, policies):
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
+    rp, _ = rule_params(rules, players)
+    return rp, policy_matrix(policies, players)
+
+
+def _from_table(t: Table) -> Position:
+    pst = t.pst
+    seats = t.alive.shape[0]
+    return Position(
+        hands=tuple(t.hands[s, : t.hand_n[s]].copy() for s in range(seats)),
+        taken=tuple(t.taken[s, : t.hand_n[s]].astype(bool) for s in range(seats)),
+        stock=t.piles[STOCK, : pst[PS_STOCK_N]].copy(),
+        dead=t.piles[DEAD, : pst[PS_DEAD_N]].copy(),
+        pile=t.piles[PREV, : pst[PS_PREV_N]].copy(),
+        pile_kind=KIND_NAMES[int(pst[PS_PREV_KIND])],
+        seat=int(pst[PS_SEAT]),
+        turn=int(pst[PS_TURN]),
+        starter=int(pst[PS_STARTER]),
+        reshuffles=int(pst[PS_RESHUFFLES]),
+        alive=t.alive.astype(bool),
+        totals=t.totals.copy(),
+        streams=t.rng.copy(),
+    )
+
+
+def _codes(cards, what: str) -> np.ndarray:
+    codes = np.asarray(cards)
+    if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
+        raise ValueError(f"{what}: give a 1-d array of card codes")
+    if codes.size and (codes.min() < 0 or codes.max() >= N_CODES):
+        raise ValueError(f"{what}: card codes run from 0 to {N_CODES - 1}")
+    return codes.astype(np.int16)
+
+
+def _to_table(position: Position, rules: Rules, seed: int) -> Table:
+    """The kernel table of a position, after checking that it is one."""
+    players = position.players
+    rules.check_players(players)
+    alive = np.asarray(position.alive, bool)
+    if len(alive) != players or len(position.taken) != players or len(position.totals) != players:
+        raise ValueError("position: hands, taken, alive and totals need one entry per seat")
+    if alive.sum() < 2:
+        raise ValueError("position.alive: a round needs at least two seats still in the game")
+    for name in ("seat", "starter"):
+        value = getattr(position, name)
+        if not 0 <= value < players or not alive[value]:
+            raise ValueError(f"position.{name}: {value!r} is not a seat still in the game")
+    if position.pile_kind not in KIND_NAMES:
+        raise ValueError(f"position.pile_kind: {position.pile_kind!r}; use one of {KIND_NAMES}")
+    if isinstance(position.turn, bool) or not 0 <= position.turn < rules.max_turns:
+        raise ValueError(f"position.turn: {position.turn!r}; use 0 to {rules.max_turns - 1}")
+    t = new_table(players)
+    t.alive[:] = alive
+    t.totals[:] = np.asarray(position.totals, np.int64)
+    everything = []
+    for s in range(players):
+        hand = _codes(position.hands[s], f"position.hands[{s}]")
+        took = np.asarray(position.taken[s], bool)
+        if len(took) != len(hand):
+            raise ValueError(f"position.taken[{s}]: one flag per card of hands[{s}]")
+        if alive[s] and not 1 <= len(hand) <= MAX_HAND - 1:
+            raise ValueError(f"position.hands[{s}]: {len(hand)} cards; a hand holds 1 to "
+                             f"{MAX_HAND - 1}")  # fmt: skip
+        if not alive[s] and len(hand):
+            raise ValueError(f"position.hands[{s}]: a seat out of the game holds no cards")
+        order = np.argsort(ORDER[hand], kind="stable")
+        t.hands[s, : len(hand)] = hand[order]
+        t.taken[s, : len(hand)] = took[order]
+        t.hand_n[s] = len(hand)
+        t.hand_val[s] = int(VALUE[hand].sum())
+        everything.append(hand)
+    rows = {"stock": STOCK, "dead": DEAD, "pile": PREV}
+    lengths = {}
+    for name, row in rows.items():
+        cards = _codes(getattr(position, name), f"position.{name}")
+        t.piles[row, : len(cards)] = cards
+        lengths[name] = len(cards)
+        everything.append(cards)
+    if lengths["pile"] == 0:
+        raise ValueError("position.pile: the previous discard is never empty at a turn's start")
+    deck = deck_codes(rules.decks_for(players), rules.jokers_per_deck)
+    found = np.sort(np.concatenate(everything))
+    if len(found) != len(deck) or not np.array_equal(found, np.sort(deck)):
+        extra = sorted(set(found.tolist()) - set(deck.tolist()))
+        counts = np.bincount(found, minlength=N_CODES)
+        twice = np.flatnonzero(counts > 1)
+        missing = sorted(set(deck.tolist()) - set(found.tolist()))
+        detail = (
+            f"twice: {format_cards(twice)}" if len(twice)
+            else f"not in this deck: {format_cards(extra)}" if extra
+            else f"missing: {format_cards(missing)}"
+        )  # fmt: skip
+        raise ValueError(
+            f"position: the hands, stock, dead cards and pile must hold the deck of "
+            f"{len(deck)} cards exactly once each; {detail}"
+        )
+    pst = t.pst
+    pst[PS_STOCK_N] = lengths["stock"]
+    pst[PS_DEAD_N] = lengths["dead"]
+    pst[PS_PREV_N] = lengths["pile"]
+    pst[PS_PREV_KIND] = KIND_NAMES.index(position.pile_kind)
+    pst[PS_TURN] = position.turn
+    pst[PS_SEAT] = position.seat
+    pst[PS_STARTER] = position.starter
+    pst[PS_RESHUFFLES] = position.reshuffles
+    if position.streams is not None:
+        streams = np.asarray(position.streams, np.uint64)
+        if streams.shape != (1 + players,):
+            raise ValueError(f"position.streams: {1 + players} stream states for {players} seats")
+        t.rng[:] = streams
+    else:
+        _seed_round_streams(t.rng, seed, 0, position.turn)
+    return t
+
+
+def _round_out(players: int, log_rows: int) -> RoundOut:
+    return RoundOut(
+        summary=np.zeros((1, N_SUMMARY), np.int64),
+        values=np.zeros((1, players), np.int64),
+        scores=np.zeros((1, players), np.int64),
+        log=np.zeros((log_rows, LOG_WIDTH), np.int16),
+        dec=np.zeros((0, DECISION_WIDTH), np.int16),
+        dec_n=np.zeros(1, np.int64),
+    )
+
+
+def position_at(
+    rules: Rules,
+    players: int,
+    seed: int,
+    policies="max-shed",
+    *,
+    turn: int,
+    game: int = 0,
+    round: int = 0,
+    starter: int = 0,
+    totals=None,
+    alive=None,
+) -> Position:
+    """The position of a seeded round at the start of ``turn``, streams included.
+
+    The round is the one :func:`~yaniv_sim.engine.play_round` plays with the
+    same arguments. ``turn`` may be any turn at whose start the round was
+    still going (0 is the first); :func:`play_on` then plays it to the same
+    end.
+    """
+    seed = normalise_seed(seed)
+    rp, pol = _rules_and_policies(rules, players, policies)
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+        raise ValueError(f"turn: {turn!r} is not allowed; use a whole number >= 0")
+    t = new_table(players)
+    if alive is not None:
+        t.alive[:] = np.asarray(alive, np.int8)
+    if totals is not None:
+        t.totals[:] = np.asarray(totals, np.int64)
+    if t.alive.sum() < 2 or not 0 <= starter < players or not t.alive[starter]:
+        raise ValueError("alive/starter: need two seats in and a starter among them")
+    _deal(rp, t, starter, (seed, game, round))
+    out = _round_out(players, 0)
+    if variant(_play_on, pol)(rp, pol, t, out, 0, turn, NO_FORCE) != REACHED:
+        raise ValueError(
+            f"turn: the round was over after {int(out.summary[0, 3])} turns; "
+            f"turn {turn} never started"
+        )
+    return _from_table(t)
+
+
+def play_on(
+    position: Position,
+    rules: Rules,
+    policies="max-shed",
+    *,
+    seed: int = 0,
+    record: bool = True,
+) -> RoundRecord:
+    """Play a position on to the end of its round and return the record of the rest.
+
+    Parameters
+    ----------
+    position : Position
+    rules : Rules
+    policies : str or sequence of str
+        One policy spec for every seat, or one per seat.
+    seed : int
+        Seeds the random streams when the position has none (a position
+        written by hand); ignored when it has them.
+    record : bool
+        Keep every step from the position on.
+
+    Returns
+    -------
+    RoundRecord
+        ``steps`` from the position on; ``turns``, ``reshuffles`` and the
+        scores count the whole round. ``dealt`` holds the hands at the
+        position and ``from_turn`` its turn.
+    """
+    if not isinstance(position, Position):
+        raise ValueError(f"position: expected a Position, got {type(position).__name__}")
+    seed = normalise_seed(seed)
+    players = position.players
+    rp, pol = _rules_and_policies(rules, players, policies)
+    t = _to_table(position, rules, seed)
+    start = copy_table(t)
+    out = _round_out(players, rules.max_turns + 2 if record else 0)
+    rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
+    return round_record(
+        rules=rules,
+        seed=seed,
+        game=0,
+        round=0,
+        policies=policies,
+        alive=start.alive,
+        dealt=[start.hands[s, : start.hand_n[s]].copy() for s in range(players)],
+        turned_up=int(start.piles[PREV, 0]),
+        summary=out.summary[0],
+        values=out.values[0],
+        scores=out.scores[0],
+        log=out.log[:rows] if record else None,
+        from_turn=position.turn,
+    )
