@@ -123,7 +123,7 @@ def _log_step(log, row, action, seat, t, drawn, source, reshuffled):
         log[row, L_HAND + p] = t.hands[seat, p]
 
 
-@njit
+@njit(inline="always")
 def _deal(rp, t, starter, keys):
     """Seed the round's streams from ``keys = (seed, game, round)``, shuffle, deal, turn up.
 
@@ -214,7 +214,7 @@ def _discard(t, seat, mask):
     t.hand_n[seat] = _remove_mask(t.hands, t.taken, seat, t.hand_n[seat], mask)
 
 
-@njit
+@njit(inline="always")
 def _draw(rp, t, seat, source):
     """``seat`` draws: from the stock (``source`` -1) or card ``source`` of the previous discard.
 
@@ -275,7 +275,7 @@ def _pass_turn(t):
     pst[PS_TURN] += 1
 
 
-@njit
+@njit(inline="always")
 def _finish_round(rp, t, caller, slapped, void, out, row):
     """Score the round into row ``row`` of ``out`` (summary, final hand values, scores)."""
     alive = t.alive
@@ -419,13 +419,15 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
 
     Parameters
     ----------
-    plan : (seed, game, first, starter, last, force_turn, force_call, keep)
+    plan : (seed, game, first, starter, last, force_turn, force_call, keep, base)
         Round ``first`` is dealt with ``starter`` to play first; from round 0
         the totals and seats are reset, else ``t.totals`` and ``t.alive``
         carry on. ``(force_turn, force_call)`` forces a call decision in
         round ``first`` (see :func:`_play_on`; ``force_turn`` -1 forces
-        none). With ``keep`` round ``r`` writes row ``r`` of every output;
-        without, round ``first`` writes row 0 and every later round row 1.
+        none). With ``keep`` round ``r`` writes row ``base + r`` of every
+        output; without, round ``first`` writes row 0 and every later round
+        row 1. (Rows are offsets rather than slices so that every caller
+        passes the same array types and numba compiles the loop once.)
     game_out : (out, round_totals, round_alive, landed, dec_round)
         ``out`` a :class:`RoundOut` (its decision log gets the decision rows
         and ``dec_round`` the round of each); ``round_totals``,
@@ -440,7 +442,7 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
         the winner, or -1 if the game has none yet (``last`` reached) or
         ``max_rounds`` rounds were played without one.
     """
-    seed, game, first, starter, last, force_turn, force_call, keep = plan
+    seed, game, first, starter, last, force_turn, force_call, keep, base = plan
     out, round_totals, round_alive, landed, dec_round = game_out
     charges = scratch[0]
     totals, alive = t.totals, t.alive
@@ -453,7 +455,7 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
     rounds = first
     dec_n = out.dec_n
     for r in range(first, min(last + 1, rp[R_MAX_ROUNDS])):
-        row = r if keep else (0 if r == first else 1)
+        row = base + r if keep else (0 if r == first else 1)
         force = (force_turn, force_call) if r == first else NO_FORCE
         first_dec = dec_n[0]
         _play_round(rp, pol, t, (seed, game, r), starter, out, row, force)
@@ -472,7 +474,7 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
 
 def whole_game(seed: int, game: int, max_rounds: int):
     """The plan of :func:`_play_game` for a whole game, every round kept."""
-    return (seed, game, 0, 0, max_rounds, -1, 0, 1)
+    return (seed, game, 0, 0, max_rounds, -1, 0, 1, 0)
 
 
 @njit

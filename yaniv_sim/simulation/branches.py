@@ -27,7 +27,7 @@ from yaniv_sim.engine._play import _play_game
 from yaniv_sim.engine._scoring import _next_starter
 from yaniv_sim.engine._table import Table
 from yaniv_sim.engine._variants import clone
-from yaniv_sim.simulation.kernels import _record_game, _rows_from
+from yaniv_sim.simulation.kernels import _record_game
 
 # columns of the branch outputs: the deciding seat's score if it calls and if it
 # waits, then the sum of the other seats' scores if it calls and if it waits
@@ -103,7 +103,7 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
         pol = pols[q]
         d0 = dec_n[0]
         with_game = g % branch_games == 0
-        game_out = (_rows_from(out, o), round_totals[o:], round_alive[o:], landed[o:], dec_round)
+        game_out = (out, round_totals, round_alive, landed, dec_round)
         starter = 0
         winner = -1
         n_rounds = 0
@@ -112,7 +112,7 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
             for s in range(seats):
                 totals0[s] = t.totals[s] if r > 0 else 0
                 alive0[s] = t.alive[s] if r > 0 else 1
-            plan = (seed, g, r, starter, r, -1, 0, 1)  # round r as played, kept
+            plan = (seed, g, r, starter, r, -1, 0, 1, o)  # round r as played, kept
             n_rounds, winner = _play_game(rp, milestones, pol, t, plan, game_out, scratch)
             if dec_n[0] > dec.shape[0]:
                 dec_n[0] = d0
@@ -123,7 +123,7 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
                 did = 1 if dec[row, D_CALLED] else 0
                 other = 1 - did
                 last = max_rounds if with_game else r
-                plan = (seed, g, r, starter, last, dec[row, D_TURN], other, 0)
+                plan = (seed, g, r, starter, last, dec[row, D_TURN], other, 0, 0)
                 b_scores, b_winner = _branch_round(rp, milestones, pol, t, plan,
                                                    (totals0, alive0), branch)  # fmt: skip
                 # the recorded play is the branch the seat chose

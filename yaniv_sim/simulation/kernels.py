@@ -18,7 +18,6 @@ from yaniv_sim._numba import njit
 from yaniv_sim.engine import _variants
 from yaniv_sim.engine._layout import NO_FORCE, R_MAX_ROUNDS
 from yaniv_sim.engine._play import _play_game, _play_round
-from yaniv_sim.engine._table import RoundOut
 from yaniv_sim.engine._variants import clone
 
 
@@ -78,12 +77,6 @@ def _record_game(i, q, o, d0, played, t, rounds, games):
         game_out[i, s] = went_out
 
 
-@njit(inline="always")
-def _rows_from(out, o):
-    """``out`` seen from its round row ``o`` on (the logs are shared)."""
-    return RoundOut(out.summary[o:], out.values[o:], out.scores[o:], out.log, out.dec, out.dec_n)
-
-
 @njit
 def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
     """Play games ``first + i`` into row ``i`` of the game outputs.
@@ -109,8 +102,8 @@ def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
             return i
         q = g % seats if rotate else 0
         d0 = dec_n[0]
-        game_out = (_rows_from(out, o), round_totals[o:], round_alive[o:], landed[o:], dec_round)
-        plan = (seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1)  # the whole game
+        game_out = (out, round_totals, round_alive, landed, dec_round)
+        plan = (seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1, o)  # the whole game, from row o
         played = _play_game(rp, milestones, pols[q], t, plan, game_out, scratch)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
