@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_rounds import rounds_per_second
 
 from yaniv_sim import Rules
-from yaniv_sim.engine._specs import FAMILIES
+from yaniv_sim.engine.specs import FAMILIES
 
 
 def main() -> None:

@@ -13,9 +13,9 @@ import numpy as np
 from yaniv_sim import Rules
 from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
 from yaniv_sim.engine._play import _play_rounds
-from yaniv_sim.engine._specs import policy_matrix
 from yaniv_sim.engine._table import RoundOut, new_table
 from yaniv_sim.engine._variants import variant
+from yaniv_sim.engine.specs import policy_matrix
 
 
 def rounds_per_second(

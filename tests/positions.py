@@ -28,8 +28,8 @@ from yaniv_sim.engine._layout import (
     rule_params,
 )
 from yaniv_sim.engine._policy import _choose_discard, _choose_draw, _wants_call
-from yaniv_sim.engine._specs import policy_matrix
 from yaniv_sim.engine._table import new_table
+from yaniv_sim.engine.specs import policy_matrix
 
 
 def _codes(text: str, used: set[int]) -> list[int]:

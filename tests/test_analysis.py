@@ -15,7 +15,7 @@ from yaniv_sim.analysis.decision_table import (
     with_gains,
 )
 from yaniv_sim.engine._heuristic import table_index
-from yaniv_sim.engine._specs import policy_vector
+from yaniv_sim.engine.specs import policy_vector
 from yaniv_sim.runs import simulate
 from yaniv_sim.storage import open_dataset
 
@@ -113,7 +113,7 @@ def test_verdicts_agree_with_head_to_head_play(tmp_path):
     # turned upside down lose badly: the branches' verdicts hold up in play
     from yaniv_sim.analysis.decision_table import corrections
     from yaniv_sim.compare import compare
-    from yaniv_sim.engine._specs import canonical_spec
+    from yaniv_sim.engine.specs import canonical_spec
 
     run = simulate(Rules(), 3, "best", games=1500, seed=21, out=tmp_path / "d", workers=2,
                    branches=True, branch_games=50)  # fmt: skip

@@ -203,9 +203,9 @@ def test_max_shed_only_kernel_copy_plays_identically():
     """The fast-compiling copy for max-shed tables gives the same rounds as the full kernel."""
     from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
     from yaniv_sim.engine._play import _play_rounds
-    from yaniv_sim.engine._specs import policy_matrix
     from yaniv_sim.engine._table import RoundOut, new_table
     from yaniv_sim.engine._variants import BASE, variant
+    from yaniv_sim.engine.specs import policy_matrix
 
     rules = Rules.preset("nordic", ["slapdown"])
     rp, _ = rule_params(rules, 3)

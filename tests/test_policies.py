@@ -10,7 +10,7 @@ from tests.positions import Position
 from yaniv_sim import Rules
 from yaniv_sim.compare import compare
 from yaniv_sim.engine._rng import _seed_round_streams
-from yaniv_sim.engine._specs import FAMILIES, canonical_spec, policy_vector
+from yaniv_sim.engine.specs import FAMILIES, canonical_spec, policy_vector
 
 STANDARD = Rules()
 PRESETS = [name for name in FAMILIES if name not in ("random",)]

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from yaniv_sim.compare import compare
-from yaniv_sim.engine._specs import FAMILIES, HEURISTIC_PARAMS, policy_vector
+from yaniv_sim.engine.specs import FAMILIES, HEURISTIC_PARAMS, policy_vector
 from yaniv_sim.report import league, milestones, variants
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Figure, Table

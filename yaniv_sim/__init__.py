@@ -8,15 +8,9 @@ True
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
+from yaniv_sim._version import __version__
 from yaniv_sim.cards import format_cards, parse_cards
 from yaniv_sim.rules import PRESETS, VARIANTS, Rules
-
-try:
-    __version__ = version("yaniv-sim")
-except PackageNotFoundError:  # running from a source tree without installing
-    __version__ = "0.0.0+unknown"
 
 __all__ = [
     "PRESETS",

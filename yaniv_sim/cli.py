@@ -23,7 +23,8 @@ from yaniv_sim.rules import PRESETS, VARIANTS, Rules
 # library parameters whose errors the command line reports under its option's name
 _FLAGS = {"rounds": "--rounds", "games": "--games", "chunk_size": "--chunk-size",
           "workers": "--workers", "seed": "--seed", "seating": "--seating", "dask": "--dask",
-          "policy": "--policy", "out": "--out"}  # fmt: skip
+          "policy": "--policy", "out": "--out", "values": "--values", "range": "--range",
+          "sequential": "--sequential"}  # fmt: skip
 
 
 def _message(text: str) -> str:
@@ -508,7 +509,7 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
     import shlex
     import sys
 
-    from yaniv_sim.engine._specs import canonical_spec
+    from yaniv_sim.engine.specs import canonical_spec
     from yaniv_sim.report import ReportOptions, build_report
     from yaniv_sim.rules import rules_label
 

@@ -172,7 +172,7 @@ def compare(
     replays = players * shifts
     chunk = min(chunk, games) if sequential else games
     if sequential and k != 2:
-        raise ValueError("--sequential compares exactly two policies")
+        raise ValueError("sequential: compares exactly two policies")
     workers = min(workers or os.cpu_count() or 1, os.cpu_count() or 1)
     parts = []
     decision = None

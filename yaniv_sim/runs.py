@@ -27,9 +27,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-import yaniv_sim
 from yaniv_sim import storage
-from yaniv_sim.engine._specs import policy_vector
+from yaniv_sim._version import __version__
+from yaniv_sim.engine.specs import policy_vector
 from yaniv_sim.rules import PRESETS, Rules
 from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
@@ -107,7 +107,7 @@ def default_out(request: SimRequest) -> Path:
 def _manifest(request: SimRequest, completed: set[int]) -> dict[str, Any]:
     return {
         "tool": "yaniv-sim",
-        "version": yaniv_sim.__version__,
+        "version": __version__,
         "format": storage.FORMAT,
         "request": request.to_dict(),
         "policies": [
@@ -136,7 +136,7 @@ def _check_existing(path, request: SimRequest, resume: bool) -> set[int]:
     old = manifest["request"]
     new = request.to_dict()
     differ = [key for key in new if old.get(key) != new[key]]
-    if manifest.get("version") != yaniv_sim.__version__:
+    if manifest.get("version") != __version__:
         differ.append("version")
     if manifest.get("format") != storage.FORMAT:
         differ.append("format")

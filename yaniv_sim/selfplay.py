@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-import yaniv_sim
 from yaniv_sim import engine
+from yaniv_sim._version import __version__
 from yaniv_sim.odds import p_dealt_at_most
 from yaniv_sim.rules import Rules
 from yaniv_sim.stats import wilson_interval
@@ -46,7 +46,7 @@ class SelfPlay:
         lines = [
             "# Yaniv self-play study",
             "",
-            f"yaniv-sim {yaniv_sim.__version__}: {r:,} rounds of `{self.policy}` self-play, "
+            f"yaniv-sim {__version__}: {r:,} rounds of `{self.policy}` self-play, "
             f"{self.players} players, seed {self.seed}; played in {self.seconds:.1f} s "
             f"({r / max(self.seconds, 1e-9):,.0f} rounds/s including compilation).",
             "",
@@ -142,7 +142,7 @@ def report_path(path: Path) -> Path:
         probe.write_text("")
         probe.unlink()
     except OSError as error:
-        raise ValueError(f"--out {path.parent}: cannot write there ({error.strerror})") from None
+        raise ValueError(f"out {path.parent}: cannot write there ({error.strerror})") from None
     return path
 
 

@@ -30,7 +30,7 @@ from scipy import optimize
 
 from yaniv_sim.compare import compare
 from yaniv_sim.datafiles import is_data_file
-from yaniv_sim.engine._specs import FAMILIES, canonical_spec
+from yaniv_sim.engine.specs import FAMILIES, canonical_spec
 from yaniv_sim.rules import Rules
 
 __all__ = ["INTEGER_PARAMS", "TuneResult", "parse_range", "parse_values", "tune"]
@@ -111,10 +111,10 @@ def parse_values(text: str) -> list[float]:
         values = [float(v) for v in text.split(",") if v.strip()]
     except ValueError:
         raise ValueError(
-            f"--values {text!r}: give numbers separated by commas (0.1,0.2) or a range (3..7)"
+            f"values {text!r}: give numbers separated by commas (0.1,0.2) or a range (3..7)"
         ) from None
     if not values:
-        raise ValueError("--values: give at least one value")
+        raise ValueError("values: give at least one value")
     return values
 
 
@@ -126,7 +126,7 @@ def parse_range(text: str) -> tuple[float, float]:
     except ValueError:
         low = high = float("nan")
     if not sep or not low < high:
-        raise ValueError(f"--range {text!r}: give LOW..HIGH with LOW below HIGH, e.g. 0.02..0.3")
+        raise ValueError(f"range {text!r}: give LOW..HIGH with LOW below HIGH, e.g. 0.02..0.3")
     return low, high
 
 

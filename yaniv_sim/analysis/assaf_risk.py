@@ -23,7 +23,7 @@ import pandas as pd
 
 from yaniv_sim import odds
 from yaniv_sim.cards import deck_codes
-from yaniv_sim.engine._heuristic import TABLE_BAND_EDGES
+from yaniv_sim.engine.specs import TABLE_BAND_EDGES
 from yaniv_sim.rules import Rules
 from yaniv_sim.stats import wilson_interval
 

@@ -32,7 +32,7 @@ import pandas as pd
 from scipy import stats
 
 from yaniv_sim.analysis.assaf_risk import turn_band
-from yaniv_sim.engine._heuristic import TABLE_CARDS
+from yaniv_sim.engine.specs import TABLE_CARDS
 
 __all__ = [
     "VERDICTS",

@@ -53,11 +53,11 @@ from yaniv_sim.engine._play import (
 )
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
-from yaniv_sim.engine._specs import policy_matrix
 from yaniv_sim.engine._table import RoundOut, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.positions import Position, play_on, position_at
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
+from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
 
 __all__ = [

@@ -16,8 +16,9 @@ import types
 
 import numpy as np
 
+import yaniv_sim.engine._play as _play
+import yaniv_sim.engine._policy as _policy
 from yaniv_sim._numba import njit
-from yaniv_sim.engine import _play, _policy
 
 
 def clone(dispatcher, name: str, **globals_):

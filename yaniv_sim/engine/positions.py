@@ -39,10 +39,10 @@ from yaniv_sim.engine._layout import (
 )
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
-from yaniv_sim.engine._specs import policy_matrix
 from yaniv_sim.engine._table import RoundOut, Table, copy_table, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.records import RoundRecord, round_record
+from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
 
 __all__ = ["Position", "play_on", "position_at"]

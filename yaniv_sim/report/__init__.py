@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-import yaniv_sim
+from yaniv_sim._version import __version__
 from yaniv_sim.report.context import ReportOptions, rules_label
 from yaniv_sim.report.document import write_report
 
@@ -77,7 +77,7 @@ def build_report(
         built.append(module.build(options))
     mode = "quick (wide intervals)" if options.quick else "full"
     preface = [
-        f"Made by yaniv-sim {yaniv_sim.__version__} with `{options.command()}` "
+        f"Made by yaniv-sim {__version__} with `{options.command()}` "
         f"({mode} run). Every number is from seeded simulation and is reproduced "
         "exactly by the same command; intervals are 95%.",
         f"Rules: {options.label}. Players: "

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-import yaniv_sim
+from yaniv_sim._version import __version__
 from yaniv_sim.rules import Rules, rules_label
 from yaniv_sim.runs import default_out, simulate
 from yaniv_sim.simulation.request import SimRequest
@@ -107,7 +107,7 @@ class ReportOptions:
             "rules": self.label,
             **fields,
             "seed": str(self.seed),
-            "yaniv-sim": yaniv_sim.__version__,
+            "yaniv-sim": __version__,
         }
 
     def games(
@@ -138,7 +138,7 @@ class ReportOptions:
             if "different settings" not in str(error):
                 raise
             # a dataset of an older tool version: keep it, simulate beside it
-            path = path.with_name(path.name + f"-v{yaniv_sim.__version__}")
+            path = path.with_name(path.name + f"-v{__version__}")
             result = run(path)
         if result.chunks_run == 0:
             self.say(f"reused {path}")

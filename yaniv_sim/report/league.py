@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from yaniv_sim.compare import compare
-from yaniv_sim.engine._specs import PRESETS
+from yaniv_sim.engine.specs import PRESETS
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 

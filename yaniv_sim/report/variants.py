@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from yaniv_sim.compare import compare
-from yaniv_sim.engine._specs import FAMILIES
+from yaniv_sim.engine.specs import FAMILIES
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 from yaniv_sim.rules import VARIANTS, Rules

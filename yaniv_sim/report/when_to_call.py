@@ -19,7 +19,7 @@ from yaniv_sim.analysis.decision_table import (
     with_gains,
 )
 from yaniv_sim.compare import compare
-from yaniv_sim.engine._specs import canonical_spec
+from yaniv_sim.engine.specs import canonical_spec
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 

@@ -21,12 +21,18 @@ game branch
 from __future__ import annotations
 
 from yaniv_sim._numba import njit
-from yaniv_sim.engine import _variants
-from yaniv_sim.engine._layout import D_CALLED, D_SEAT, D_TURN, R_MAX_ROUNDS, S_WINNER
-from yaniv_sim.engine._play import _play_game
-from yaniv_sim.engine._scoring import _next_starter
-from yaniv_sim.engine._table import Table
-from yaniv_sim.engine._variants import clone
+from yaniv_sim.engine.kernel import (
+    D_CALLED,
+    D_SEAT,
+    D_TURN,
+    R_MAX_ROUNDS,
+    S_WINNER,
+    Table,
+    clone,
+    play_game_base,
+)
+from yaniv_sim.engine.kernel import next_starter as _next_starter
+from yaniv_sim.engine.kernel import play_game as _play_game
 from yaniv_sim.simulation.kernels import _record_game
 
 # columns of the branch outputs: the deciding seat's score if it calls and if it
@@ -149,7 +155,7 @@ BASE = {
     _branch_games_chunk: clone(
         _branch_games_chunk,
         "_branch_games_chunk_base",
-        _play_game=_variants.play_game,
-        _branch_round=clone(_branch_round, "_branch_round_base", _play_game=_variants.play_game),
+        _play_game=play_game_base,
+        _branch_round=clone(_branch_round, "_branch_round_base", _play_game=play_game_base),
     )
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.engine._layout import (
+from yaniv_sim.engine.kernel import (
     D_CALLED,
     D_LOWEST,
     D_OPP_CARDS,
@@ -30,11 +30,12 @@ from yaniv_sim.engine._layout import (
     S_STARTER,
     S_TURNS,
     S_WINNER,
+    RoundOut,
+    new_game_scratch,
+    new_table,
     rule_params,
+    variant,
 )
-from yaniv_sim.engine._play import new_game_scratch
-from yaniv_sim.engine._table import RoundOut, new_table
-from yaniv_sim.engine._variants import variant
 from yaniv_sim.simulation import branches
 from yaniv_sim.simulation.kernels import BASE, _games_chunk, _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest

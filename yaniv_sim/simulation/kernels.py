@@ -15,10 +15,15 @@ for games, when the round rows would not fit (the caller saves and goes on).
 from __future__ import annotations
 
 from yaniv_sim._numba import njit
-from yaniv_sim.engine import _variants
-from yaniv_sim.engine._layout import NO_FORCE, R_MAX_ROUNDS
-from yaniv_sim.engine._play import _play_game, _play_round
-from yaniv_sim.engine._variants import clone
+from yaniv_sim.engine.kernel import (
+    NO_FORCE,
+    R_MAX_ROUNDS,
+    clone,
+    play_game_base,
+    play_round_base,
+)
+from yaniv_sim.engine.kernel import play_game as _play_game
+from yaniv_sim.engine.kernel import play_round as _play_round
 
 
 @njit
@@ -114,6 +119,6 @@ def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
 
 # copies without the heuristic family (see yaniv_sim.engine._variants)
 BASE = {
-    _rounds_chunk: clone(_rounds_chunk, "_rounds_chunk_base", _play_round=_variants.play_round),
-    _games_chunk: clone(_games_chunk, "_games_chunk_base", _play_game=_variants.play_game),
+    _rounds_chunk: clone(_rounds_chunk, "_rounds_chunk_base", _play_round=play_round_base),
+    _games_chunk: clone(_games_chunk, "_games_chunk_base", _play_game=play_game_base),
 }

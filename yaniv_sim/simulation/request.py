@@ -25,8 +25,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from yaniv_sim.engine._rng import normalise_seed
-from yaniv_sim.engine._specs import canonical_spec, policy_vector
+from yaniv_sim.engine.kernel import normalise_seed
+from yaniv_sim.engine.specs import canonical_spec, policy_vector
 from yaniv_sim.rules import Rules
 
 DEFAULT_CHUNK = {"rounds": 100_000, "games": 2_000}

@@ -47,6 +47,9 @@ from yaniv_sim.engine._heuristic import (
     TABLE_VALUES,
     table_index,
 )
+from yaniv_sim.engine._heuristic import (
+    TABLE_BAND_EDGES as TABLE_BAND_EDGES,  # the call table's layout, public from here
+)
 from yaniv_sim.engine._policy import (
     KIND_HEURISTIC,
     KIND_MAX_SHED,
