@@ -134,6 +134,16 @@ def test_a_deleted_marker_makes_the_dataset_incomplete(reference, copy):
     _same_as(reference, copy)
 
 
+def test_other_code_may_not_add_to_a_dataset(copy):
+    """Rows made by an edited checkout of the same version would not be the request's rows."""
+    (copy / "_chunks" / "000001.done").unlink()
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["source"] = "0123456789abcdef"
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match=r"different settings \(source code\)"):
+        _make(copy, resume=True)
+
+
 @pytest.mark.parametrize("text", ["[]", '{"tool": "yaniv-sim", "request": 5}', "{not json"])
 def test_a_malformed_manifest_is_a_clear_error(copy, text):
     (copy / "manifest.json").write_text(text)

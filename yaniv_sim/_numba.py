@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
 
 import numba
 
+from yaniv_sim._version import source_digest
+
 __all__ = ["njit"]
-
-
-def _source_digest() -> str:
-    """A digest of every source file of the package (names and bytes)."""
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _cache_dir() -> str:
@@ -30,7 +20,7 @@ def _cache_dir() -> str:
     of all the package's source cannot hold such stale code.
     """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "yaniv-sim", "numba-" + _source_digest())
+    return os.path.join(base, "yaniv-sim", "numba-" + source_digest())
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):  # a user's own choice wins

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from yaniv_sim import storage
-from yaniv_sim._version import __version__
+from yaniv_sim._version import __version__, source_digest
 from yaniv_sim.engine.specs import policy_vector
 from yaniv_sim.rules import PRESETS, Rules
 from yaniv_sim.simulation.chunks import play_chunk
@@ -108,6 +108,7 @@ def _manifest(request: SimRequest, completed: set[int]) -> dict[str, Any]:
     return {
         "tool": "yaniv-sim",
         "version": __version__,
+        "source": source_digest(),
         "format": storage.FORMAT,
         "request": request.to_dict(),
         "policies": [
@@ -138,6 +139,8 @@ def _check_existing(path, request: SimRequest, resume: bool) -> set[int]:
     differ = [key for key in new if old.get(key) != new[key]]
     if manifest.get("version") != __version__:
         differ.append("version")
+    if manifest.get("source") != source_digest():
+        differ.append("source code")
     if manifest.get("format") != storage.FORMAT:
         differ.append("format")
     if differ:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yaniv_sim._version import __version__
+from yaniv_sim._version import __version__, source_digest
 from yaniv_sim.rules import Rules, rules_label
 from yaniv_sim.runs import default_out, simulate
 from yaniv_sim.simulation.request import SimRequest
@@ -137,8 +137,8 @@ class ReportOptions:
         except ValueError as error:
             if "different settings" not in str(error):
                 raise
-            # a dataset of an older tool version: keep it, simulate beside it
-            path = path.with_name(path.name + f"-v{__version__}")
+            # a dataset of another tool version or source: keep it, simulate beside it
+            path = path.with_name(path.name + f"-v{__version__}-{source_digest()[:8]}")
             result = run(path)
         if result.chunks_run == 0:
             self.say(f"reused {path}")
