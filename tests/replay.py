@@ -1,9 +1,11 @@
 """An independent replay of a round record that checks every rule turn by turn.
 
 The engine keeps its piles in numba arrays; this replay keeps them as Python
-sets and lists, written from the rules and not from the engine's code, and
-asserts at every step: cards conserved (hands + stock + pile = deck, no card
-twice), every discard legal and from the hand, every draw allowed, turn order,
+sets and lists, and judges every move with :mod:`tests.rulebook`, the rules
+read again from docs/rules.md (not the engine's ``legal_discards``,
+``takeable`` or ``score_round``). It asserts at every step: cards conserved
+(hands + stock + pile = deck, no card twice), every discard a legal reading
+of cards from the hand, every draw allowed by the reading laid, turn order,
 the reshuffle and the stock count, the end of the round and its scores.
 """
 
@@ -13,16 +15,18 @@ from collections import Counter
 
 import numpy as np
 
-from yaniv_sim import Rules, engine
-from yaniv_sim.cards import FACE, VALUE, deck_codes
+from tests import rulebook
+from yaniv_sim import Rules
+from yaniv_sim.cards import deck_codes, format_cards
 
 
-def faces(cards) -> tuple[int, ...]:
-    return tuple(int(FACE[c]) for c in cards)
+def text(cards) -> list[str]:
+    """Card codes as the rule book's text tokens."""
+    return format_cards(np.asarray(cards, dtype=np.int64)).split() if len(cards) else []
 
 
 def value(cards) -> int:
-    return int(sum(VALUE[c] for c in cards))
+    return rulebook.hand_value(text(cards))
 
 
 def next_seat(alive, seat):
@@ -33,12 +37,14 @@ def next_seat(alive, seat):
     raise AssertionError("no seat left")
 
 
+def shed_key(cards) -> tuple[int, int, int]:
+    """max-shed's order of preference: (points, fewer jokers, more cards)."""
+    return (rulebook.hand_value(cards), -sum(map(rulebook.is_joker, cards)), len(cards))
+
+
 def max_shed_keys(hand, rules):
-    """(points, -jokers, cards) of every legal discard of a hand."""
-    keys = []
-    for d in engine.legal_discards(hand, rules):
-        keys.append((value(d), -sum(FACE[c] == 52 for c in d), len(d)))
-    return keys
+    """``shed_key`` of every legal card set of a hand (card codes)."""
+    return [shed_key(cards) for cards in rulebook.card_sets(text(hand), rules)]
 
 
 def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> None:
@@ -91,19 +97,18 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> Non
             assert value(hands[record.steps[i - 1].seat]) > 0, "max-shed slaps down when it may"
         discard = [int(c) for c in step.discard]
         assert all(c in hand for c in discard), "discarded a card not in hand"
-        legal = {faces(d) for d in engine.legal_discards(np.array(hand), rules)}
-        assert faces(discard) in legal, f"illegal discard {engine.format_cards(discard)}"
-        assert step.kind in engine.discard_kinds(np.array(discard), rules)
+        assert len(set(discard)) == len(discard)
+        kinds = rulebook.readings(text(discard), rules)
+        assert step.kind in kinds, f"illegal discard {text(discard)} as a {step.kind}"
         if seat in max_shed_seats:
-            keys = max_shed_keys(np.array(hand), rules)
-            mine = (value(discard), -sum(FACE[c] == 52 for c in discard), len(discard))
-            assert mine == max(keys), "max-shed must lay its best discard"
+            keys = max_shed_keys(hand, rules)
+            assert shed_key(text(discard)) == max(keys), "max-shed must lay its best discard"
             assert step.source in ("stock", "none"), "max-shed draws from the stock"
         for c in discard:
             hand.remove(c)
         if step.source == "pile":
-            allowed = [int(c) for c in engine.takeable(np.array(prev), rules, prev_kind)]
-            assert step.drawn in allowed, "took a card that may not be taken"
+            places = rulebook.takeable_places(text(prev), prev_kind, rules)
+            assert step.drawn in [prev[p] for p in places], "took a card that may not be taken"
             prev.remove(step.drawn)
             assert not step.reshuffled
         elif step.source == "stock":
@@ -138,25 +143,27 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> Non
     assert record.hand_values.tolist() == values.tolist()
     kind, who = ended
     if kind == "void":
-        assert record.outcome == "void" and record.caller is None
+        assert record.outcome == "void" and record.caller is None and record.winner is None
         assert not record.scores.any()
         return
     if kind == "stock_out":
-        assert record.outcome == "stock_out" and record.caller is None
-        assert record.scores.tolist() == values.tolist()
+        assert record.outcome == "stock_out" and record.caller is None and record.winner is None
+        seats_in = [int(s) for s in np.flatnonzero(alive)]
+        outcome, scores = rulebook.round_outcome([int(values[s]) for s in seats_in], None, rules)
+        assert outcome == "stock_out"
+        assert record.scores[seats_in].tolist() == scores
+        assert not record.scores[~alive].any()
         return
     assert record.caller == who
     assert record.caller_value == values[who]
-    if kind == "slapdown":
-        assert record.outcome == "slapdown"
-    else:
-        others = [values[s] for s in range(players) if alive[s] and s != who]
-        assaf = rules.assaf and min(others) <= values[who]
-        assert record.outcome == ("assaf" if assaf else "yaniv")
-    seats_in = np.flatnonzero(alive)
-    expected = np.zeros(players, np.int64)
-    expected[seats_in] = engine.score_round(
-        values[seats_in], list(seats_in).index(who), rules, slapdown=kind == "slapdown"
+    seats_in = [int(s) for s in np.flatnonzero(alive)]
+    outcome, scores = rulebook.round_outcome(
+        [int(values[s]) for s in seats_in], seats_in.index(who), rules, slapdown=kind == "slapdown"
     )
+    assert record.outcome == outcome
+    winner = rulebook.round_winner([int(v) for v in values], alive.tolist(), who, outcome)
+    assert record.winner == winner
+    expected = np.zeros(players, np.int64)
+    expected[seats_in] = scores
     assert record.scores.tolist() == expected.tolist()
     assert (record.scores >= 0).all()

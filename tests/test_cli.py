@@ -93,6 +93,20 @@ def test_legal_lists_discards_with_takeable_cards():
     assert "next may take 4D 7D" in result.output
 
 
+def test_legal_lists_both_readings_of_one_card_with_jokers():
+    result = run("legal", "2C JK JK")
+    assert result.exit_code == 0, result.output
+    offers = {}
+    for line in result.output.splitlines()[1:]:
+        laid, _, take = line.partition("next may take ")
+        kind, *cards = laid.split()[:-2]  # drop "2 points;"
+        offers[kind, " ".join(cards)] = take
+    assert offers["set", "2C JK JK"] == "2C JK JK"
+    assert offers["run", "2C JK JK"] == "2C JK"
+    assert offers["run", "JK 2C JK"] == "JK JK"
+    assert ("run", "JK JK 2C") not in offers
+
+
 def test_round_prints_a_replayable_transcript():
     a = run("round", "--players", "3", "--seed", "7")
     b = run("round", "--players", "3", "--seed", "7")

@@ -310,6 +310,17 @@ def test_set_and_run_readings_under_ends():
     check("KC JK JK", STANDARD_ENDS, ["KC", "JK", "KC JK", "JK JK KC /run", "JK KC JK"])
 
 
+def test_seven_card_layings_keep_their_cards_and_kind():
+    layings = {(format_cards(d), k) for d, k in legal_layings("9H JK JK JK JK JK JK", STANDARD)}
+    assert ("9H JK JK JK JK JK JK", "set") in layings
+    sevens = {cards for cards, k in layings if k == "run" and len(cards.split()) == 7}
+    # the nine at places 2 to 6: the runs 7..K down to 3..9 (a run of seven fits no higher)
+    assert sevens == {" ".join(["JK"] * p + ["9H"] + ["JK"] * (6 - p)) for p in range(2, 7)}
+    assert ("3C 4C 5C 6C 7C 8C 9C", "run") in {
+        (format_cards(d), k) for d, k in legal_layings("3C 4C 5C 6C 7C 8C 9C", NORDIC)
+    }
+
+
 def test_two_naturals_and_a_joker_are_one_kind_only():
     # a set of two fives with a joker is no run; two suited cards with a joker no set
     check("5C 5D JK", STANDARD, ["5C", "5D", "JK", "5C 5D", "5C JK", "5D JK", "5C 5D JK"])

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import rulebook
 from tests.replay import check_round, next_seat
 from yaniv_sim import Rules, engine
 
@@ -134,19 +135,23 @@ def _expected_next_starter(rules, starter, round_winner, alive):
 
 
 def check_game(game: engine.GameRecord, rules: Rules, players: int) -> None:
-    """Game-level rules, replayed with the public API round by round."""
-    totals = np.zeros(players, np.int64)
-    alive = np.ones(players, bool)
+    """Game-level rules, replayed round by round with the rule book's reading (tests.rulebook)."""
+    totals = [0] * players
+    alive = [True] * players
     starter = 0
     for r, rec in enumerate(game.round_records):
         assert rec.starter == starter
-        assert rec.alive.tolist() == alive.tolist()
+        assert rec.alive.tolist() == alive
         check_round(rec, rules, players)
         assert rec.scores.tolist() == game.scores[r].tolist()
-        totals, alive, winner = engine.settle_round(totals, rec.scores, alive, rules)
-        assert (totals >= 0).all()
-        assert totals.tolist() == game.totals[r].tolist()
-        assert alive.tolist() == game.alive[r].tolist()
+        engine_settled = engine.settle_round(totals, rec.scores, alive, rules)
+        totals, alive, winner = rulebook.settle(totals, rec.scores, alive, rules)
+        assert engine_settled[0].tolist() == totals
+        assert engine_settled[1].tolist() == alive
+        assert engine_settled[2] == winner
+        assert min(totals) >= 0
+        assert totals == game.totals[r].tolist()
+        assert alive == game.alive[r].tolist()
         if r < game.rounds - 1:
             assert winner is None
             starter = _expected_next_starter(rules, starter, rec.winner, alive)

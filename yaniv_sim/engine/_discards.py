@@ -282,56 +282,43 @@ def _lay(hands, seat, mask, kind, out, row):
     return _lay_run(hands, seat, mask, start, out, row)
 
 
-@njit(inline="always")
-def _naturals(hands, seat, mask):
-    """Number of natural (non-joker) cards in ``mask``."""
-    k = 0
-    m = mask
-    while m:
-        if not IS_JOKER[hands[seat, LOW_BIT[m]]]:
-            k += 1
-        m &= m - 1
-    return k
-
-
-@njit(inline="always")
-def _set_and_run(hands, seat, mask, kind, joker_in_sets):
-    """Whether the card set ``mask`` of kind ``kind`` may be laid as a set or as a run."""
-    return (
-        kind == KIND_SET
-        and joker_in_sets
-        and POPCOUNT[mask] >= 3
-        and _naturals(hands, seat, mask) == 1
-    )
-
-
 @njit
-def _run_layings(hands, seat, mask, out, out_len, row):
-    """One laying per placement of a run's spare jokers into ``out[row:]``; rows written."""
-    length = POPCOUNT[mask]
-    lo, hi = _run_span(hands, seat, mask)
-    written = 0
-    for start in range(max(0, hi - length + 1), min(lo, N_RANKS - length) + 1):
-        r = row + written
-        out_len[r] = _lay_run(hands, seat, mask, start, out, r)
-        out[r, LAY_KIND] = KIND_RUN
-        written += 1
-    return written
+def _layings(hands, seat, mask, kind, joker_in_sets, set_draw_ends, out, out_len, row):
+    """Write every distinct laying of a card set into ``out[row:]``; rows written.
 
-
-@njit
-def _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
-    """The layings of a single or a set into ``out[row:]``; rows written.
-
-    Under ``set_draw = ends`` a set of three or more cards gets one laying per
-    distinct pair of end cards (by face); any other has a single laying.
+    Each row holds the cards as laid and, in column ``LAY_KIND``, the kind
+    it is laid as. A run gets one laying per placement of its spare jokers;
+    a set of three or more cards under ``set_draw = ends`` gets one laying
+    per distinct pair of end cards (by face); any other single or set has a
+    single laying. A card set that is both a set and a run gets the run
+    layings, then the set layings: under ``set_draw = ends`` a set with the
+    same two end cards as a run laying (in either order) offers the same
+    cards, so it is listed once, as the run.
     """
     length = POPCOUNT[mask]
-    if kind == KIND_SINGLE or not set_draw_ends or length <= 2:
-        out_len[row] = _lay(hands, seat, mask, kind, out, row)
-        out[row, LAY_KIND] = kind
-        return 1
     written = 0
+    # a set and a run: three or more cards with one natural, where jokers may stand in
+    # sets; the hand sorts jokers last, so it is when the set's second card is a joker
+    both = (
+        joker_in_sets
+        and kind == KIND_SET
+        and length >= 3
+        and IS_JOKER[hands[seat, LOW_BIT[mask & (mask - 1)]]]
+    )
+    if kind == KIND_RUN or both:
+        lo, hi = _run_span(hands, seat, mask)
+        for start in range(max(0, hi - length + 1), min(lo, N_RANKS - length) + 1):
+            r = row + written
+            out_len[r] = _lay_run(hands, seat, mask, start, out, r)
+            out[r, LAY_KIND] = KIND_RUN
+            written += 1
+        if kind == KIND_RUN:
+            return written
+    if kind == KIND_SINGLE or not set_draw_ends or length <= 2:
+        r = row + written
+        out_len[r] = _lay(hands, seat, mask, kind, out, r)
+        out[r, LAY_KIND] = kind
+        return written + 1
     ma = mask
     while ma:
         a = LOW_BIT[ma]
@@ -343,7 +330,7 @@ def _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
             fa = FACE[hands[seat, a]]
             fb = FACE[hands[seat, b]]
             seen = False
-            for w in range(written):
+            for w in range(written):  # the set's layings so far, and any run layings
                 ea = FACE[out[row + w, 0]]
                 eb = FACE[out[row + w, length - 1]]
                 if (ea == fa and eb == fb) or (ea == fb and eb == fa):
@@ -364,51 +351,6 @@ def _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row):
             out[r, LAY_KIND] = KIND_SET
             written += 1
     return written
-
-
-@njit
-def _layings(hands, seat, mask, kind, joker_in_sets, set_draw_ends, out, out_len, row):
-    """Write every distinct laying of a card set into ``out[row:]``; rows written.
-
-    Each row holds the cards as laid and, in column ``LAY_KIND``, the kind
-    it is laid as. A run gets one laying per placement of its spare jokers;
-    a set of three or more cards under ``set_draw = ends`` gets one laying
-    per distinct pair of end cards (by face); any other single or set has a
-    single laying. A card set that is both a set and a run gets the run
-    layings, then those set layings that offer other cards: under
-    ``set_draw = ends`` a set with the same two end cards as a run laying
-    (in either order) offers the same cards, so it is listed once, as the run.
-    """
-    if kind == KIND_RUN:
-        return _run_layings(hands, seat, mask, out, out_len, row)
-    if not _set_and_run(hands, seat, mask, kind, joker_in_sets):
-        return _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row)
-    runs = _run_layings(hands, seat, mask, out, out_len, row)
-    sets = _set_layings(hands, seat, mask, kind, set_draw_ends, out, out_len, row + runs)
-    if not set_draw_ends:
-        return runs + sets  # every card of the set is takeable, never so of a run
-    length = POPCOUNT[mask]
-    kept = runs
-    for s in range(row + runs, row + runs + sets):
-        fa = FACE[out[s, 0]]
-        fb = FACE[out[s, length - 1]]
-        same_as_run = False
-        for q in range(row, row + runs):
-            ea = FACE[out[q, 0]]
-            eb = FACE[out[q, length - 1]]
-            if (ea == fa and eb == fb) or (ea == fb and eb == fa):
-                same_as_run = True
-                break
-        if same_as_run:
-            continue
-        r = row + kept
-        if r != s:
-            for p in range(length):
-                out[r, p] = out[s, p]
-            out[r, LAY_KIND] = out[s, LAY_KIND]
-            out_len[r] = out_len[s]
-        kept += 1
-    return kept
 
 
 @njit

@@ -17,10 +17,10 @@ MAX_HAND = 8
 MAX_SEATS = 8
 MAX_CARD_SETS = 128  # distinct subsets of a 7-card hand
 MAX_LAYINGS = 2048
-# a laying row: the cards as laid in columns 0 .. MAX_HAND - 1 (a discard never
-# holds more than MAX_HAND - 1 cards), then the reading it is laid as
-LAY_KIND = MAX_HAND
-LAY_WIDTH = MAX_HAND + 1
+# a laying row: the cards as laid from column 0, and in its last column the
+# kind it is laid as (a discard never holds more than MAX_HAND - 1 cards)
+LAY_WIDTH = MAX_HAND
+LAY_KIND = LAY_WIDTH - 1
 
 # rule parameter vector
 R_THRESHOLD = 0
