@@ -30,20 +30,14 @@ from scipy import optimize
 
 from yaniv_sim.compare import compare
 from yaniv_sim.datafiles import is_data_file
-from yaniv_sim.engine.specs import FAMILIES, canonical_spec
+from yaniv_sim.engine.specs import FAMILIES, WHOLE_PARAMS, canonical_spec
 from yaniv_sim.rules import Rules
 
 __all__ = ["INTEGER_PARAMS", "TuneResult", "parse_range", "parse_values", "tune"]
 
-# heuristic parameters that count points, cards or turns, or switch a rule on
-# (the kernel compares integers with them): the optimizer rounds these
-INTEGER_PARAMS = frozenset(
-    {
-        "call_at", "few_cards", "few_margin", "pickup_value", "pickup_margin", "late_turn",
-        "late_margin", "risk_table", "pile_at", "pile_combo", "milestone", "limit_margin",
-        "protect", "table", "hold_jokers", "milestone_slack", "theft_margin",
-    }
-)  # fmt: skip
+# parameters that count points, cards or turns, or switch a rule on (the
+# kernel compares integers with them): the optimizer rounds these
+INTEGER_PARAMS = WHOLE_PARAMS
 METHODS = ("grid", "optimize")
 
 

@@ -70,40 +70,42 @@ from yaniv_sim.engine._layout import (
     R_THEFT,
     R_THRESHOLD,
 )
+from yaniv_sim.policies import (
+    HEURISTIC,
+    TABLE_BAND_EDGES,
+    TABLE_BANDS,
+    TABLE_CARDS,
+)
 
-# parameter indices of the heuristic family (0..2 are shared: kind and the
-# random device's two probabilities)
-H_CALL_AT = 3
-H_FEW_CARDS = 4
-H_FEW_MARGIN = 5
-H_PICKUP_VALUE = 6
-H_PICKUP_MARGIN = 7
-H_LATE_TURN = 8
-H_LATE_MARGIN = 9
-H_MAX_RISK = 10
-H_RISK_TABLE = 11
-H_RISK_AT = 12  # 16 entries: acceptable Assaf risk at own hand value 0..15
-H_SUSPICION = 28
-H_KEEP = 29
-H_PILE_AT = 30
-H_PILE_COMBO = 31
-H_MILESTONE = 32
-H_LIMIT_MARGIN = 33
-H_PROTECT = 34
-H_TABLE = 35  # 1: also consult the call table below
-H_HOLD_JOKERS = 36
-H_MILESTONE_WAIT = 37  # acceptable Assaf risk when being caught would land on a milestone
-H_MILESTONE_SLACK = 38
-H_THEFT_MARGIN = 39
+# slots of the heuristic family's parameters, from their one declaration
+_H = HEURISTIC.slot
+H_CALL_AT = _H("call_at")
+H_FEW_CARDS = _H("few_cards")
+H_FEW_MARGIN = _H("few_margin")
+H_PICKUP_VALUE = _H("pickup_value")
+H_PICKUP_MARGIN = _H("pickup_margin")
+H_LATE_TURN = _H("late_turn")
+H_LATE_MARGIN = _H("late_margin")
+H_MAX_RISK = _H("max_risk")
+H_RISK_TABLE = _H("risk_table")
+H_RISK_AT = _H("risk_at")  # 16 slots: acceptable Assaf risk at own hand value 0..15
+H_SUSPICION = _H("suspicion")
+H_KEEP = _H("keep")
+H_PILE_AT = _H("pile_at")
+H_PILE_COMBO = _H("pile_combo")
+H_MILESTONE = _H("milestone")
+H_LIMIT_MARGIN = _H("limit_margin")
+H_PROTECT = _H("protect")
+H_TABLE = _H("table")  # 1: also consult the call table below
+H_HOLD_JOKERS = _H("hold_jokers")
+H_MILESTONE_WAIT = _H("milestone_wait")  # acceptable Assaf risk when being caught would land
+H_MILESTONE_SLACK = _H("milestone_slack")
+H_THEFT_MARGIN = _H("theft_margin")
 THEFT_NEAR = 3  # an opponent's guessed total within this of a milestone "could land"
 # call table: call (1) or wait (0) by own hand value 0..15, fewest cards an
 # opponent holds 1..7 and turn band (turns played: 0-9, 10-19, 20+)
-TABLE_VALUES = 16
-TABLE_CARDS = 7
-TABLE_BANDS = 3
-TABLE_BAND_EDGES = (10, 20)
-H_TABLE_BASE = 40
-N_HEURISTIC_PARAMS = H_TABLE_BASE + TABLE_VALUES * TABLE_CARDS * TABLE_BANDS
+H_TABLE_BASE = _H("call_table")
+N_HEURISTIC_PARAMS = HEURISTIC.end
 
 
 def table_index(value: int, fewest: int, band: int) -> int:

@@ -55,15 +55,16 @@ from yaniv_sim.engine._layout import (
     R_SET_DRAW_ENDS,
 )
 from yaniv_sim.engine._rng import _below, _uniform
+from yaniv_sim.policies import HEURISTIC, MAX_SHED, RANDOM, SLOT_KIND
 
 N_POLICY_PARAMS = N_HEURISTIC_PARAMS  # the largest family: the heuristic and its call table
-P_KIND = 0
-P_CALL_PROB = 1
-P_PILE_PROB = 2
+P_KIND = SLOT_KIND
+P_CALL_PROB = RANDOM.slot("call")
+P_PILE_PROB = RANDOM.slot("pile")
 
-KIND_MAX_SHED = 0
-KIND_RANDOM = 1
-KIND_HEURISTIC = 2
+KIND_MAX_SHED = MAX_SHED.kind
+KIND_RANDOM = RANDOM.kind
+KIND_HEURISTIC = HEURISTIC.kind
 
 # Whether the decision functions may dispatch to the heuristic family and to
 # the random test device. numba reads these at compile time and drops a branch

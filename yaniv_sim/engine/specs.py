@@ -19,88 +19,54 @@ from collections.abc import Sequence
 import numpy as np
 
 from yaniv_sim.datafiles import is_data_file, read_data_file
-from yaniv_sim.engine._heuristic import (
-    H_CALL_AT,
-    H_FEW_CARDS,
-    H_FEW_MARGIN,
-    H_HOLD_JOKERS,
-    H_KEEP,
-    H_LATE_MARGIN,
-    H_LATE_TURN,
-    H_LIMIT_MARGIN,
-    H_MAX_RISK,
-    H_MILESTONE,
-    H_MILESTONE_SLACK,
-    H_MILESTONE_WAIT,
-    H_PICKUP_MARGIN,
-    H_PICKUP_VALUE,
-    H_PILE_AT,
-    H_PILE_COMBO,
-    H_PROTECT,
-    H_RISK_AT,
-    H_RISK_TABLE,
-    H_SUSPICION,
-    H_TABLE,
-    H_THEFT_MARGIN,
-    TABLE_BANDS,
-    TABLE_CARDS,
-    TABLE_VALUES,
-    table_index,
-)
-from yaniv_sim.engine._heuristic import (
-    TABLE_BAND_EDGES as TABLE_BAND_EDGES,  # the call table's layout, public from here
-)
+from yaniv_sim.engine._heuristic import table_index
 from yaniv_sim.engine._policy import (
     KIND_HEURISTIC,
     KIND_MAX_SHED,
     KIND_RANDOM,
     N_POLICY_PARAMS,
-    P_CALL_PROB,
     P_KIND,
-    P_PILE_PROB,
 )
+from yaniv_sim.policies import FAMILIES as DECLARED
+from yaniv_sim.policies import HEURISTIC, TABLE_BANDS, TABLE_CARDS, TABLE_VALUES, Family
+from yaniv_sim.policies import TABLE_BAND_EDGES as TABLE_BAND_EDGES  # public from here too
 
-# name -> (kind, {param name: (index, default, low, high)})
+
+def _spec_params(family: Family) -> dict[str, tuple[int, float, float, float]]:
+    """``{spec name: (slot, default, low, high)}`` of a family, from its declaration.
+
+    Rows of slots get one name per slot: ``risk_at_0`` .. ``risk_at_15``, and
+    the call table's cells ``call_v{value}_c{fewest cards}_t{turn band}``.
+    """
+    out = {}
+    for name, (slot, p) in family.slots().items():
+        if p.name == "call_table":
+            continue
+        out[name] = (slot, float(p.default), float(p.low), float(p.high))
+    if family is HEURISTIC:
+        cell = HEURISTIC.params[-1]
+        for v in range(TABLE_VALUES):
+            for c in range(1, TABLE_CARDS + 1):
+                for b in range(TABLE_BANDS):
+                    out[f"call_v{v}_c{c}_t{b}"] = (table_index(v, c, b), cell.default, cell.low,
+                                                   cell.high)  # fmt: skip
+    return out
+
+
+# name -> (kind, {param name: (slot, default, low, high)})
 FAMILIES: dict[str, tuple[int, dict[str, tuple[int, float, float, float]]]] = {
-    "max-shed": (KIND_MAX_SHED, {}),
-    "random": (
-        KIND_RANDOM,
-        {"call": (P_CALL_PROB, 0.5, 0.0, 1.0), "pile": (P_PILE_PROB, 0.5, 0.0, 1.0)},
-    ),
+    "max-shed": (KIND_MAX_SHED, _spec_params(DECLARED["max-shed"])),
+    "random": (KIND_RANDOM, _spec_params(DECLARED["random"])),
 }
 
 # the heuristic family; its defaults play like max-shed (ties in the discard
 # go to the first card set listed instead of a random one)
-HEURISTIC_PARAMS: dict[str, tuple[int, float, float, float]] = {
-    "call_at": (H_CALL_AT, 15, 0, 15),
-    "few_cards": (H_FEW_CARDS, 0, 0, 7),
-    "few_margin": (H_FEW_MARGIN, 0, 0, 15),
-    "pickup_value": (H_PICKUP_VALUE, -1, -1, 10),
-    "pickup_margin": (H_PICKUP_MARGIN, 0, 0, 15),
-    "late_turn": (H_LATE_TURN, 0, 0, 1000),
-    "late_margin": (H_LATE_MARGIN, 0, 0, 15),
-    "max_risk": (H_MAX_RISK, 1, 0, 1),
-    "risk_table": (H_RISK_TABLE, 0, 0, 1),
-    **{f"risk_at_{v}": (H_RISK_AT + v, 1, -1, 1) for v in range(16)},
-    "suspicion": (H_SUSPICION, 0, 0, 2),
-    "keep": (H_KEEP, 0, 0, 5),
-    "pile_at": (H_PILE_AT, -1, -1, 10),
-    "pile_combo": (H_PILE_COMBO, 0, 0, 1),
-    "milestone": (H_MILESTONE, 0, 0, 1),
-    "limit_margin": (H_LIMIT_MARGIN, 0, 0, 15),
-    "protect": (H_PROTECT, 0, 0, 1),
-    "hold_jokers": (H_HOLD_JOKERS, 0, 0, 1),
-    "milestone_wait": (H_MILESTONE_WAIT, 1, -1, 1),
-    "milestone_slack": (H_MILESTONE_SLACK, 0, 0, 15),
-    "theft_margin": (H_THEFT_MARGIN, 0, 0, 15),
-    "table": (H_TABLE, 0, 0, 1),
-    **{
-        f"call_v{v}_c{c}_t{b}": (table_index(v, c, b), 0.5, 0, 1)
-        for v in range(TABLE_VALUES)
-        for c in range(1, TABLE_CARDS + 1)
-        for b in range(TABLE_BANDS)
-    },
-}
+HEURISTIC_PARAMS = _spec_params(HEURISTIC)
+
+# whole-number parameters (the kernel compares integers with them)
+WHOLE_PARAMS = frozenset(
+    name for family in DECLARED.values() for name, (_, p) in family.slots().items() if p.whole
+)
 
 # named presets of the heuristic family: parameter values over the defaults
 PRESETS: dict[str, dict[str, float]] = {

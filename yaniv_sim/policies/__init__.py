@@ -1,0 +1,127 @@
+"""The policy families' parameters, each declared once.
+
+A family's parameters live in slots of the policy vector that the kernels
+read (``pol[seat, slot]``). Each :class:`Param` below says its name, default,
+allowed range, whether it is a whole number, and what it does in one line;
+from these declarations come the kernel slot numbers
+(``HEURISTIC.slot("call_at")``), the spec parser's defaults and ranges
+(:mod:`yaniv_sim.engine.specs`), the tuner's whole-number rounding
+(:mod:`yaniv_sim.tune`), and the parameter tables of docs/policies.md (a
+test checks them). Nothing here imports the engine: the engine reads these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+__all__ = ["FAMILIES", "HEURISTIC", "MAX_SHED", "RANDOM", "Family", "Param"]
+
+SLOT_KIND = 0  # slot 0 of every policy vector: which family
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One parameter of a policy family.
+
+    ``size`` > 1 declares a row of slots named ``name_0 .. name_{size-1}``
+    (each with this default and range).
+    """
+
+    name: str
+    default: float
+    low: float
+    high: float
+    whole: bool
+    meaning: str
+    size: int = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Family:
+    """A policy family: its kernel code, its first slot, its parameters in slot order."""
+
+    name: str
+    kind: int
+    first: int
+    params: tuple[Param, ...]
+
+    def slot(self, name: str) -> int:
+        """The first slot of a parameter (a row of slots starts there)."""
+        at = self.first
+        for p in self.params:
+            if p.name == name:
+                return at
+            at += p.size
+        raise KeyError(name)
+
+    @property
+    def end(self) -> int:
+        """One past the family's last slot."""
+        return self.first + sum(p.size for p in self.params)
+
+    def slots(self) -> dict[str, tuple[int, Param]]:
+        """Every spec-level name (rows expanded) with its slot and declaration."""
+        out = {}
+        at = self.first
+        for p in self.params:
+            if p.size == 1:
+                out[p.name] = (at, p)
+            else:
+                for i in range(p.size):
+                    out[f"{p.name}_{i}"] = (at + i, p)
+            at += p.size
+        return out
+
+
+MAX_SHED = Family("max-shed", kind=0, first=1, params=())
+
+RANDOM = Family(
+    "random",
+    kind=1,
+    first=1,
+    params=(
+        Param("call", 0.5, 0, 1, False, "chance of calling (and of slapping down) when allowed"),
+        Param("pile", 0.5, 0, 1, False, "chance of taking a takeable card of the last discard"),
+    ),
+)
+
+# the call table's shape: own hand value 0..15, fewest cards an opponent holds
+# 1..7, turn band (turns played 0-9, 10-19, 20+)
+TABLE_VALUES = 16
+TABLE_CARDS = 7
+TABLE_BANDS = 3
+TABLE_BAND_EDGES = (10, 20)
+
+HEURISTIC = Family(
+    "heuristic",
+    kind=2,
+    first=3,  # slots 1 and 2 belong to the random device
+    params=(
+        Param("call_at", 15, 0, 15, True, "call only with a hand worth at most this"),
+        Param("few_cards", 0, 0, 7, True, "few_margin applies while an opponent holds this few"),
+        Param("few_margin", 0, 0, 15, True, "lowers the cut while few_cards holds"),
+        Param("pickup_value", -1, -1, 10, True, "pickup_margin applies to a pickup this low"),
+        Param("pickup_margin", 0, 0, 15, True, "lowers the cut while pickup_value holds"),
+        Param("late_turn", 0, 0, 1000, True, "late_margin applies from this turn on"),
+        Param("late_margin", 0, 0, 15, True, "lowers the cut from late_turn on"),
+        Param("max_risk", 1, 0, 1, False, "call only if the Assaf risk is at most this"),
+        Param("risk_table", 0, 0, 1, True, "switches on the risk_at_* table"),
+        Param("risk_at", 1, -1, 1, False, "acceptable Assaf risk at each own hand value", 16),
+        Param("suspicion", 0, 0, 2, False, "wait if a guessed opponent hand is as low"),
+        Param("keep", 0, 0, 5, False, "weight of the combinations the discard leaves"),
+        Param("pile_at", -1, -1, 10, True, "take a takeable card worth at most this"),
+        Param("pile_combo", 0, 0, 1, True, "also take a takeable card that fits the hand"),
+        Param("milestone", 0, 0, 1, True, "call when even an Assaf lands on a milestone"),
+        Param("limit_margin", 0, 0, 15, True, "lowers the cut when an Assaf would put it out"),
+        Param("protect", 0, 0, 1, True, "lay so the next player's takeable cards are worst"),
+        Param("table", 0, 0, 1, True, "also consult the call table"),
+        Param("hold_jokers", 0, 0, 1, True, "never discard a joker while a joker-free set exists"),
+        Param("milestone_wait", 1, -1, 1, False, "acceptable risk when caught lands a milestone"),
+        Param("milestone_slack", 0, 0, 15, True, "points given up to discard toward a milestone"),
+        Param("theft_margin", 0, 0, 15, True, "raises the cut when theft would charge a leader"),
+        Param("call_table", 0.5, 0, 1, False, "call (1), wait (0) or defer (0.5) per cell",
+              TABLE_VALUES * TABLE_CARDS * TABLE_BANDS),
+    ),
+)  # fmt: skip
+
+FAMILIES = {f.name: f for f in (MAX_SHED, RANDOM, HEURISTIC)}
