@@ -52,7 +52,6 @@ from yaniv_sim.engine._layout import (
     L_STOCK_LEFT,
     LOG_WIDTH,
     MAX_SEATS,
-    NO_FORCE,
     OUT_VOID,
     PREV,
     PS_CUR_KIND,
@@ -98,6 +97,23 @@ __all__ = ["DECK_CAPACITY", "RoundOut", "Table", "new_table"]
 
 # what _play_on returns besides the number of log rows
 REACHED = -1  # the round reached ``stop_turn``: the table holds that position
+
+
+# numba compiles a function once per argument types, and a constant such as 0
+# or (-1, 0) is typed as that literal value: every kernel call passes plain
+# int64 values built by these two helpers, so that the round loop (with the
+# policies inlined, by far the largest thing to compile) is compiled once.
+@njit(inline="always")
+def _no_force():
+    """The ``force`` argument that forces nothing, as plain int64s."""
+    return (np.int64(-1), np.int64(0))
+
+
+@njit(inline="always")
+def _plan(seed, game, first, starter, last, force_turn, force_call, keep, base):
+    """A :func:`_play_game` plan as plain int64s (see there)."""
+    return (np.int64(seed), np.int64(game), np.int64(first), np.int64(starter), np.int64(last),
+            np.int64(force_turn), np.int64(force_call), np.int64(keep), np.int64(base))  # fmt: skip
 
 
 @njit
@@ -397,7 +413,7 @@ def _play_round(rp, pol, t, keys, starter, out, row, force):
     round (policies may read them). See :func:`_play_on` for the rest.
     """
     _deal(rp, t, starter, keys)
-    return _play_on(rp, pol, t, out, row, -1, force)
+    return _play_on(rp, pol, t, out, row, np.int64(-1), force)
 
 
 def new_game_scratch(seats: int):
@@ -456,7 +472,7 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
     dec_n = out.dec_n
     for r in range(first, min(last + 1, rp[R_MAX_ROUNDS])):
         row = base + r if keep else (0 if r == first else 1)
-        force = (force_turn, force_call) if r == first else NO_FORCE
+        force = (force_turn, force_call) if r == first else _no_force()
         first_dec = dec_n[0]
         _play_round(rp, pol, t, (seed, game, r), starter, out, row, force)
         for d in range(first_dec, min(dec_n[0], dec_round.shape[0])):
@@ -491,5 +507,5 @@ def _play_rounds(rp, pol, seed, first, count, t, out):
         starter = r % seats
         if not t.alive[starter]:
             starter = _next_alive(t.alive, starter)
-        _play_round(rp, pol, t, (seed, 0, r), starter, out, i, NO_FORCE)
+        _play_round(rp, pol, t, (seed, np.int64(0), r), starter, out, i, _no_force())
     return count

@@ -33,7 +33,14 @@ from yaniv_sim.engine._layout import (
     S_WINNER,
     rule_params,
 )
-from yaniv_sim.engine._play import _play_game, _play_round, new_game_scratch, whole_game
+from yaniv_sim.engine._play import (
+    _no_force,
+    _plan,
+    _play_game,
+    _play_round,
+    new_game_scratch,
+    whole_game,
+)
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _next_starter
 from yaniv_sim.engine._table import RoundOut, Table, new_table
@@ -44,6 +51,8 @@ from yaniv_sim.engine._variants import play_round as play_round_base
 # the kernels under their public names (numba functions: call them from njit code)
 play_round = _play_round
 play_game = _play_game
+no_force = _no_force  # the force argument that forces nothing (in njit code)
+game_plan = _plan  # a play_game plan of plain int64s (in njit code)
 next_starter = _next_starter
 
 __all__ = [
@@ -71,9 +80,11 @@ __all__ = [
     "RoundOut",
     "Table",
     "clone",
+    "game_plan",
     "new_game_scratch",
     "new_table",
     "next_starter",
+    "no_force",
     "normalise_seed",
     "play_game",
     "play_game_base",

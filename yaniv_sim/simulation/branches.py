@@ -29,6 +29,7 @@ from yaniv_sim.engine.kernel import (
     S_WINNER,
     Table,
     clone,
+    game_plan,
     play_game_base,
 )
 from yaniv_sim.engine.kernel import next_starter as _next_starter
@@ -118,7 +119,7 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
             for s in range(seats):
                 totals0[s] = t.totals[s] if r > 0 else 0
                 alive0[s] = t.alive[s] if r > 0 else 1
-            plan = (seed, g, r, starter, r, -1, 0, 1, o)  # round r as played, kept
+            plan = game_plan(seed, g, r, starter, r, -1, 0, 1, o)  # round r as played, kept
             n_rounds, winner = _play_game(rp, milestones, pol, t, plan, game_out, scratch)
             if dec_n[0] > dec.shape[0]:
                 dec_n[0] = d0
@@ -129,7 +130,7 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
                 did = 1 if dec[row, D_CALLED] else 0
                 other = 1 - did
                 last = max_rounds if with_game else r
-                plan = (seed, g, r, starter, last, dec[row, D_TURN], other, 0, 0)
+                plan = game_plan(seed, g, r, starter, last, dec[row, D_TURN], other, 0, 0)
                 b_scores, b_winner = _branch_round(rp, milestones, pol, t, plan,
                                                    (totals0, alive0), branch)  # fmt: skip
                 # the recorded play is the branch the seat chose

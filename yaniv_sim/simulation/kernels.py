@@ -14,11 +14,14 @@ for games, when the round rows would not fit (the caller saves and goes on).
 
 from __future__ import annotations
 
+import numpy as np
+
 from yaniv_sim._numba import njit
 from yaniv_sim.engine.kernel import (
-    NO_FORCE,
     R_MAX_ROUNDS,
     clone,
+    game_plan,
+    no_force,
     play_game_base,
     play_round_base,
 )
@@ -42,7 +45,7 @@ def _rounds_chunk(rp, pols, run, t, out, rotation, dec_unit):
         u = first + i
         q = (u // seats) % seats if rotate else 0
         d0 = dec_n[0]
-        _play_round(rp, pols[q], t, (seed, 0, u), u % seats, out, i, NO_FORCE)
+        _play_round(rp, pols[q], t, (seed, np.int64(0), u), u % seats, out, i, no_force())
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
@@ -108,7 +111,7 @@ def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
         q = g % seats if rotate else 0
         d0 = dec_n[0]
         game_out = (out, round_totals, round_alive, landed, dec_round)
-        plan = (seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1, o)  # the whole game, from row o
+        plan = game_plan(seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1, o)  # whole game, from row o
         played = _play_game(rp, milestones, pols[q], t, plan, game_out, scratch)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
