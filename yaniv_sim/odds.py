@@ -19,7 +19,16 @@ from math import comb
 
 import numpy as np
 
-from yaniv_sim.cards import VALUE, deck_codes
+from yaniv_sim.cards import (
+    FACE,
+    JOKER_FACE,
+    MAX_DECKS,
+    MAX_JOKERS,
+    N_CODES,
+    VALUE,
+    card_text,
+    deck_codes,
+)
 from yaniv_sim.rules import Rules
 
 __all__ = ["hand_value_distribution", "p_assaf", "p_dealt_at_most"]
@@ -134,7 +143,41 @@ def _all_low(members: tuple[tuple[int, int], ...], counts: tuple[int, ...], tota
     return Fraction(sum(states.values()), denominator)
 
 
-def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
+def _check_copies(unseen, known, decks, jokers_per_deck) -> None:
+    """Refuse a face given in ``unseen`` and ``known`` together more often than the deck has it."""
+    decks = MAX_DECKS if decks is None else int(decks)
+    jokers = MAX_JOKERS // MAX_DECKS if jokers_per_deck is None else int(jokers_per_deck)
+    if decks not in (1, 2):
+        raise ValueError(f"decks: {decks} is not allowed; use 1 or 2")
+    if not 0 <= jokers <= MAX_JOKERS // MAX_DECKS:
+        raise ValueError(f"jokers_per_deck: {jokers} is not allowed; use 0 to 4")
+    for codes, what in ((unseen, "unseen"), (known, "known")):
+        if len(codes) and (codes.min() < 0 or codes.max() >= N_CODES):
+            raise ValueError(f"{what}: card codes are 0 to {N_CODES - 1}")
+    faces = np.bincount(FACE[np.concatenate([unseen, known])], minlength=JOKER_FACE + 1)
+    limit = np.full(JOKER_FACE + 1, decks)
+    limit[JOKER_FACE] = decks * jokers
+    over = np.flatnonzero(faces > limit)
+    if len(over):
+        face = int(over[0])
+        name = "JK" if face == JOKER_FACE else card_text(face)
+        where = "known" if len(known) and np.isin(FACE[known], face).any() else "unseen"
+        raise ValueError(
+            f"{where}: {name} is given {faces[face]} times in unseen and known together, but "
+            f"the deck ({decks} deck{'s' if decks > 1 else ''}, {jokers} jokers per deck) "
+            f"holds it {limit[face]} time{'s' if limit[face] != 1 else ''}"
+        )
+
+
+def p_assaf(
+    caller_value: int,
+    opponent_cards,
+    unseen,
+    known=None,
+    *,
+    decks: int | None = None,
+    jokers_per_deck: int | None = None,
+) -> float:
     """Exact probability that some opponent holds at most ``caller_value``.
 
     Each opponent's unknown cards are a uniformly random draw, without
@@ -152,7 +195,15 @@ def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
         :func:`~yaniv_sim.cards.parse_cards` gives them; each code once).
     known : list of lists of card codes, optional
         One entry per opponent: the cards that opponent is known to hold
-        (taken from the pile). They are not among ``unseen``.
+        (taken from the pile). A known card is another copy than any
+        unseen card of the same face: one joker known and the other unseen
+        may both be written ``JK``, parsed apart (code 104 twice).
+    decks, jokers_per_deck : int, optional
+        The game's deck, for checking the cards: a face may be given in
+        ``unseen`` and ``known`` together at most as often as the deck holds
+        it (``decks`` copies of a natural card, ``decks * jokers_per_deck``
+        jokers). By default the largest deck any rules allow (2 decks of 4
+        jokers each).
 
     Returns
     -------
@@ -184,11 +235,11 @@ def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
             f"known: {len(known)} entries for {len(opponent_cards)} opponents; give one per "
             "opponent (an empty list for none)"
         )
+    for i, k in enumerate(known):
+        if len(np.unique(k)) != len(k):
+            raise ValueError(f"known: opponent {i + 1}'s cards list a card code twice")
     seen_known = np.concatenate(known) if known else np.zeros(0, np.int64)
-    if len(np.unique(seen_known)) != len(seen_known):
-        raise ValueError("known: a card is listed twice; a card can be in one hand only")
-    if np.isin(seen_known, unseen).any():
-        raise ValueError("known: a known card is also in unseen; known cards are not unseen")
+    _check_copies(unseen, seen_known, decks, jokers_per_deck)
     for i, (cards, k) in enumerate(zip(opponent_cards, known, strict=True)):
         if len(k) > cards:
             raise ValueError(
