@@ -198,24 +198,43 @@ PRIMES = _primes(24)
 
 
 @njit(inline="always")
-def _add(key, weights, i, factor, primes, out_keys, out_weights, table, shift, n_out):
-    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output; its count."""
+def _add(key, weights, i, factor, out_keys, out_weights, table, shift, n_out):
+    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output.
+
+    Returns the output's new count, or -1 when it is full. The sums are not
+    reduced here: each next step reduces its input (see :func:`_reduce`).
+    """
     mask = table.shape[0] - 1
     h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift)
     slot = np.int64(h) & mask
     while True:
         at = table[slot]
         if at < 0:
+            if n_out == out_keys.shape[0]:
+                return -1
             table[slot] = n_out
             out_keys[n_out] = key
-            for k in range(primes.shape[0]):
-                out_weights[n_out, k] = (weights[i, k] * factor) % primes[k]
+            for k in range(weights.shape[1]):
+                out_weights[n_out, k] = weights[i, k] * factor
             return n_out + 1
         if out_keys[at] == key:
-            for k in range(primes.shape[0]):
-                out_weights[at, k] = (out_weights[at, k] + weights[i, k] * factor) % primes[k]
+            for k in range(weights.shape[1]):
+                out_weights[at, k] += weights[i, k] * factor
             return n_out
         slot = (slot + 1) & mask
+
+
+@njit
+def _reduce(weights, n, primes):
+    """Reduce the first ``n`` rows of weights modulo the primes, in place.
+
+    Between two reductions a weight grows by at most 49 times its reduced
+    value per transition into it, so sums stay below 2**63 for far more
+    states than fit in memory.
+    """
+    for i in range(n):
+        for k in range(primes.shape[0]):
+            weights[i, k] %= primes[k]
 
 
 @njit(inline="always")
@@ -244,12 +263,13 @@ def _short(row, v, left):
 
 
 @njit
-def _deal_card(v, left, keys, weights, n_in, primes, out_keys, out_weights, table, shift, scratch):
+def _deal_card(v, left, keys, weights, n_in, out_keys, out_weights, table, shift, scratch):
     """Deal one card of value ``v`` to one of each state's opponents, or to no one.
 
     ``keys``/``weights`` hold ``n_in`` states; the new ones go to
     ``out_keys``/``out_weights`` through the hash ``table`` (all -1 on
-    entry, ``2**(64 - shift)`` slots); returns their number. ``left`` cards
+    entry, ``2**(64 - shift)`` slots); returns their number (-1 when the
+    output is full). ``left`` cards
     of value ``v`` come after this one: states that can no longer be all
     low are dropped (see :func:`_short`). ``scratch`` is int64
     ``(2, SLOTS)``.
@@ -262,7 +282,9 @@ def _deal_card(v, left, keys, weights, n_in, primes, out_keys, out_weights, tabl
         for p in range(SLOTS):
             codes[p] = (key >> (_BITS * p)) & _NONE
         if not _short(codes, v, left):
-            n_out = _add(key, weights, i, 1, primes, out_keys, out_weights, table, shift, n_out)
+            n_out = _add(key, weights, i, 1, out_keys, out_weights, table, shift, n_out)
+            if n_out < 0:
+                return -1
         for p in range(SLOTS):
             c = codes[p]
             if c == _NONE:
@@ -293,20 +315,23 @@ def _deal_card(v, left, keys, weights, n_in, primes, out_keys, out_weights, tabl
                 row[m] = c2
             if _short(row, v, left):
                 continue
-            n_out = _add(_key(row), weights, i, alike * need, primes, out_keys, out_weights,
-                         table, shift, n_out)  # fmt: skip
+            n_out = _add(_key(row), weights, i, alike * need, out_keys, out_weights, table, shift,
+                         n_out)  # fmt: skip
+            if n_out < 0:
+                return -1
     return n_out
 
 
 @njit
-def _end_class(least, limit, keys, weights, n_in, primes, out_keys, out_weights, table, shift,
+def _end_class(least, limit, keys, weights, n_in, out_keys, out_weights, table, shift,
                scratch):  # fmt: skip
     """After one value's cards: drop the states with an opponent that cannot be low any more.
 
     Every card still to come is worth ``least`` to ``limit`` points: an
     opponent needing ``n`` cards with less than ``n * least`` points left
     cannot be low, and more than ``n * limit`` points left is as good as
-    ``n * limit``. States that become alike are merged; returns the count.
+    ``n * limit``. States that become alike are merged; returns the count
+    (-1 when the output is full).
     """
     n_out = 0
     row = scratch[1]
@@ -333,7 +358,9 @@ def _end_class(least, limit, keys, weights, n_in, primes, out_keys, out_weights,
                 row[q + 1] = row[q]
                 q -= 1
             row[q + 1] = c
-        n_out = _add(_key(row), weights, i, 1, primes, out_keys, out_weights, table, shift, n_out)
+        n_out = _add(_key(row), weights, i, 1, out_keys, out_weights, table, shift, n_out)
+        if n_out < 0:
+            return -1
     return n_out
 
 
@@ -381,22 +408,28 @@ def _none_low(members, counts, total) -> Fraction:
     for v in range(top + 1):
         for step in range(int(counts[v]) + 1):
             last = step == int(counts[v])
-            cap = n * (1 if last else SLOTS + 1)
-            out_keys = np.empty(cap, np.int64)
-            out_weights = np.empty((cap, n_primes), np.int64)
-            bits = max(4, (2 * cap - 1).bit_length())
-            table = np.full(1 << bits, -1, np.int64)
-            args = (keys, weights, n, primes, out_keys, out_weights, table, 64 - bits, scratch)
-            if last:
-                n = _end_class(v + 1, 10, *args)
-            else:
-                n = _deal_card(v, int(counts[v]) - step - 1, *args)
+            _reduce(weights, n, primes)
+            cap = n if last else 2 * n + 64  # grown when full
+            while True:
+                out_keys = np.empty(cap, np.int64)
+                out_weights = np.empty((cap, n_primes), np.int64)
+                bits = max(4, (2 * cap - 1).bit_length())
+                table = np.full(1 << bits, -1, np.int64)
+                args = (keys, weights, n, out_keys, out_weights, table, 64 - bits, scratch)
+                if last:
+                    got = _end_class(v + 1, 10, *args)
+                else:
+                    got = _deal_card(v, int(counts[v]) - step - 1, *args)
+                if got >= 0:
+                    break
+                cap = min(2 * cap, n * (SLOTS + 1))
+            n = got
             keys, weights = out_keys, out_weights
     empty = sum(_NONE << (_BITS * p) for p in range(SLOTS))
     at = np.flatnonzero(keys[:n] == empty)
     if not len(at):
         return Fraction(0)
-    residues = [int(x) for x in weights[at[0]]]
+    residues = [int(x) % int(p) for x, p in zip(weights[at[0]], primes, strict=True)]
     # Chinese remainders: the count is in [0, scale]
     value, modulus = 0, 1
     for r, p in zip(residues, (int(p) for p in primes), strict=True):
