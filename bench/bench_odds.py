@@ -32,6 +32,9 @@ CASES = {
     "7 opponents x 4 cards, value 15, two decks": (2, 2, "7S 8H", [4] * 7, {}),
     "7 opponents x 5 cards, value 13, two decks": (2, 2, "6S 7H", [5] * 7, {}),
     "7 opponents x 6 cards, value 15, two decks": (2, 2, "7S 8H", [6] * 7, {}),
+    "7 opponents x 5 cards, value 15, one deck": (1, 2, "7S 8H", [5] * 7, {}),
+    "6 opponents x 5 cards, value 15, two decks": (2, 2, "7S 8H", [5] * 6, {}),
+    "7 opponents x 5 cards, value 15, two decks, 4 jokers per deck": (2, 4, "7S 8H", [5] * 7, {}),
     "7 opponents 7..1 cards with known cards, value 9, two decks, 4 jokers per deck": (
         2,
         4,

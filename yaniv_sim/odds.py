@@ -515,10 +515,13 @@ def p_assaf(
     By inclusion and exclusion over the sets of opponents, all the terms in
     one count (see :func:`_none_low`): the unseen cards are dealt by value,
     card by card, to the opponents that must be low, and opponents alike in
-    cards still needed and points still allowed share a state. Up to 7
-    opponents of up to 7 unknown cards each, any table the rules allow, it
-    takes well under a second (``bench/bench_odds.py``); beyond that a slower
-    count per set of opponents is used.
+    cards still needed and points still allowed share a state. It takes
+    up to 7 opponents of up to 7 unknown cards each (any table the rules
+    allow); beyond that a slower count per set of opponents is used. Most
+    situations take milliseconds and seven opponents at 11 points about a
+    tenth of a second; the slowest are seven opponents of 4 or 5 cards
+    against a 15-point call with two decks, 2 to 10 s
+    (``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
