@@ -214,7 +214,8 @@ def advise(
                       tables_note="",
                       verdict=f"You cannot call yet: a call needs {rules.threshold} points or "
                               f"less, and your hand is worth {value}.")  # fmt: skip
-    risk = p_assaf(value, opponents, unseen, known)
+    risk = p_assaf(value, opponents, unseen, known, decks=rules.decks_for(players),
+                   jokers_per_deck=rules.jokers_per_deck)  # fmt: skip
     simulated, table, note = _lookup(tables, rules, players, value, opponents, turn)
     verdict = _verdict(risk, table, rules.assaf_penalty)
     return Advice(**advice, may_call=True, exact_risk=risk, simulated=simulated, table=table,

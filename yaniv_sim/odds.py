@@ -12,6 +12,7 @@ value class
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -19,7 +20,17 @@ from math import comb
 
 import numpy as np
 
-from yaniv_sim.cards import VALUE, deck_codes
+from yaniv_sim._numba import njit
+from yaniv_sim.cards import (
+    FACE,
+    JOKER_FACE,
+    MAX_DECKS,
+    MAX_JOKERS,
+    N_CODES,
+    VALUE,
+    card_text,
+    deck_codes,
+)
 from yaniv_sim.rules import Rules
 
 __all__ = ["hand_value_distribution", "p_assaf", "p_dealt_at_most"]
@@ -134,7 +145,336 @@ def _all_low(members: tuple[tuple[int, int], ...], counts: tuple[int, ...], tota
     return Fraction(sum(states.values()), denominator)
 
 
-def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
+# -- the fast exact count ----------------------------------------------------
+#
+# P(no opponent is low) by inclusion and exclusion over the opponents, all
+# terms in one count: a term is a set S of opponents that must all be low,
+# with sign (-1)^|S|. The unseen cards are dealt one value class at a time
+# (jokers, aces, 2s, ...), card by card: each card goes to no one or to one
+# of the opponents in S. An opponent of S is then described by the cards it
+# still needs and the points it may still take, (n, r); only that pair
+# matters for the rest of the deal, so a state of the count is the multiset
+# of these pairs (opponents that are alike, or become alike, share a state).
+# Deals are counted as ordered hands (a card goes to one of the n free
+# places of a hand), and every term is scaled to the same denominator, the
+# ordered deals of every opponent's unknown cards. The counts are huge
+# integers; the kernels count modulo several primes below 2**31 at once and
+# the exact count is put back together by the Chinese remainder theorem.
+
+SLOTS = 7  # opponents with unknown cards the kernels take (a table has at most 7)
+MAX_NEED = 7  # unknown cards per opponent the kernels take (a hand holds at most 7)
+_BITS = 9  # bits of a pair's code in a state's key: SLOTS * _BITS <= 63
+_NONE = (1 << _BITS) - 1  # the code of an empty place (sorts last)
+
+
+def _pair_codes():
+    code = np.full((MAX_NEED + 1, 10 * MAX_NEED + 1), _NONE, np.int64)
+    need = np.zeros(_NONE + 1, np.int64)
+    room = np.zeros(_NONE + 1, np.int64)
+    k = 0
+    for n in range(1, MAX_NEED + 1):
+        for r in range(10 * n + 1):
+            code[n, r] = k
+            need[k], room[k] = n, r
+            k += 1
+    assert k < _NONE
+    return code, need, room
+
+
+PAIR_CODE, CODE_NEED, CODE_ROOM = _pair_codes()
+
+
+def _primes(count: int, below: int = 2**31) -> np.ndarray:
+    out = []
+    n = below - 1
+    while len(out) < count:
+        if n % 2 and all(n % d for d in range(3, int(n**0.5) + 1, 2)):
+            out.append(n)
+        n -= 2
+    return np.array(out, np.int64)
+
+
+PRIMES = _primes(24)
+
+
+@njit(inline="always")
+def _add(key, weights, i, factor, out_keys, out_weights, table, shift, n_out):
+    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output.
+
+    Returns the output's new count, or -1 when it is full. The sums are not
+    reduced here: each next step reduces its input (see :func:`_reduce`).
+    """
+    mask = table.shape[0] - 1
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift)
+    slot = np.int64(h) & mask
+    while True:
+        at = table[slot]
+        if at < 0:
+            if n_out == out_keys.shape[0]:
+                return -1
+            table[slot] = n_out
+            out_keys[n_out] = key
+            for k in range(weights.shape[1]):
+                out_weights[n_out, k] = weights[i, k] * factor
+            return n_out + 1
+        if out_keys[at] == key:
+            for k in range(weights.shape[1]):
+                out_weights[at, k] += weights[i, k] * factor
+            return n_out
+        slot = (slot + 1) & mask
+
+
+@njit
+def _reduce(weights, n, primes):
+    """Reduce the first ``n`` rows of weights modulo the primes, in place.
+
+    Between two reductions a weight grows by at most 49 times its reduced
+    value per transition into it, so sums stay below 2**63 for far more
+    states than fit in memory.
+    """
+    for i in range(n):
+        for k in range(primes.shape[0]):
+            weights[i, k] %= primes[k]
+
+
+@njit(inline="always")
+def _key(row):
+    key = 0
+    for q in range(SLOTS):
+        key |= row[q] << (_BITS * q)
+    return key
+
+
+@njit(inline="always")
+def _short(row, v, left):
+    """Whether the opponents of ``row`` need more cards of value ``v`` than the ``left`` to come.
+
+    Every card after them is worth ``v + 1`` or more, so an opponent needing
+    ``n`` cards with ``r`` points left must get at least ``n * (v + 1) - r``
+    more of value ``v`` to stay low.
+    """
+    total = 0
+    for q in range(SLOTS):
+        c = row[q]
+        if c == _NONE:
+            break
+        total += max(0, CODE_NEED[c] * (v + 1) - CODE_ROOM[c])
+    return total > left
+
+
+@njit
+def _deal_card(v, left, keys, weights, n_in, out_keys, out_weights, table, shift, scratch):
+    """Deal one card of value ``v`` to one of each state's opponents, or to no one.
+
+    ``keys``/``weights`` hold ``n_in`` states; the new ones go to
+    ``out_keys``/``out_weights`` through the hash ``table`` (all -1 on
+    entry, ``2**(64 - shift)`` slots); returns their number (-1 when the
+    output is full). ``left`` cards
+    of value ``v`` come after this one: states that can no longer be all
+    low are dropped (see :func:`_short`). ``scratch`` is int64
+    ``(2, SLOTS)``.
+    """
+    n_out = 0
+    codes = scratch[0]
+    row = scratch[1]
+    for i in range(n_in):
+        key = keys[i]
+        for p in range(SLOTS):
+            codes[p] = (key >> (_BITS * p)) & _NONE
+        if not _short(codes, v, left):
+            n_out = _add(key, weights, i, 1, out_keys, out_weights, table, shift, n_out)
+            if n_out < 0:
+                return -1
+        for p in range(SLOTS):
+            c = codes[p]
+            if c == _NONE:
+                break
+            if p > 0 and codes[p - 1] == c:
+                continue  # alike opponents: counted once, times their number
+            need = CODE_NEED[c]
+            room = CODE_ROOM[c]
+            if room < v:
+                continue
+            alike = 1
+            while p + alike < SLOTS and codes[p + alike] == c:
+                alike += 1
+            c2 = _NONE if need == 1 else PAIR_CODE[need - 1, min(room - v, 10 * (need - 1))]
+            # the row with one opponent of code c replaced by c2, kept sorted
+            m = 0
+            placed = False
+            for q in range(SLOTS):
+                if q == p:
+                    continue
+                if not placed and c2 <= codes[q]:
+                    row[m] = c2
+                    m += 1
+                    placed = True
+                row[m] = codes[q]
+                m += 1
+            if not placed:
+                row[m] = c2
+            if _short(row, v, left):
+                continue
+            n_out = _add(_key(row), weights, i, alike * need, out_keys, out_weights, table, shift,
+                         n_out)  # fmt: skip
+            if n_out < 0:
+                return -1
+    return n_out
+
+
+@njit
+def _end_class(least, limit, keys, weights, n_in, out_keys, out_weights, table, shift,
+               scratch):  # fmt: skip
+    """After one value's cards: drop the states with an opponent that cannot be low any more.
+
+    Every card still to come is worth ``least`` to ``limit`` points: an
+    opponent needing ``n`` cards with less than ``n * least`` points left
+    cannot be low, and more than ``n * limit`` points left is as good as
+    ``n * limit``. States that become alike are merged; returns the count
+    (-1 when the output is full).
+    """
+    n_out = 0
+    row = scratch[1]
+    for i in range(n_in):
+        key = keys[i]
+        ok = True
+        for p in range(SLOTS):
+            c = (key >> (_BITS * p)) & _NONE
+            if c != _NONE:
+                need = CODE_NEED[c]
+                room = min(CODE_ROOM[c], limit * need)
+                if room < need * least:
+                    ok = False
+                    break
+                c = PAIR_CODE[need, room]
+            row[p] = c
+        if not ok:
+            continue
+        # insertion sort: the caps may change the order
+        for p in range(1, SLOTS):
+            c = row[p]
+            q = p - 1
+            while q >= 0 and row[q] > c:
+                row[q + 1] = row[q]
+                q -= 1
+            row[q + 1] = c
+        n_out = _add(_key(row), weights, i, 1, out_keys, out_weights, table, shift, n_out)
+        if n_out < 0:
+            return -1
+    return n_out
+
+
+def _falling(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def _none_low(members, counts, total) -> Fraction:
+    """P(no opponent ``(unknown cards, budget)`` in ``members`` is low), exactly (see above).
+
+    At most ``SLOTS`` members of at most ``MAX_NEED`` unknown cards each.
+    """
+    alike: dict[tuple[int, int], int] = {}
+    for n, b in members:
+        pair = (n, min(b, 10 * n))
+        alike[pair] = alike.get(pair, 0) + 1
+    groups = sorted(alike.items())
+    everyone = sum(n * k for (n, _), k in groups)
+    scale = _falling(total, everyone)  # ordered deals of every unknown card
+    n_primes = 1
+    while int(np.prod([int(p) for p in PRIMES[:n_primes]], dtype=object)) <= scale:
+        n_primes += 1
+    primes = PRIMES[:n_primes]
+    # one state per choice of how many opponents of each group are in S
+    rows = []
+    for chosen in itertools.product(*(range(k + 1) for _, k in groups)):
+        codes = []
+        weight = 1
+        used = 0
+        for ((n, r), k), a in zip(groups, chosen, strict=True):
+            codes += [int(PAIR_CODE[n, r])] * a
+            weight *= comb(k, a) * (-1) ** a
+            used += n * a
+        codes = sorted(codes) + [_NONE] * (SLOTS - len(codes))
+        key = sum(c << (_BITS * p) for p, c in enumerate(codes))
+        rows.append((key, weight * _falling(total - used, everyone - used)))
+    keys = np.array([k for k, _ in rows], np.int64)
+    weights = np.array([[w % int(p) for p in primes] for _, w in rows], np.int64)
+    n = len(rows)
+    scratch = np.empty((2, SLOTS), np.int64)
+    top = min(10, max(r for (_, r), _ in groups))
+    for v in range(top + 1):
+        for step in range(int(counts[v]) + 1):
+            last = step == int(counts[v])
+            _reduce(weights, n, primes)
+            cap = n if last else 2 * n + 64  # grown when full
+            while True:
+                out_keys = np.empty(cap, np.int64)
+                out_weights = np.empty((cap, n_primes), np.int64)
+                bits = max(4, (2 * cap - 1).bit_length())
+                table = np.full(1 << bits, -1, np.int64)
+                args = (keys, weights, n, out_keys, out_weights, table, 64 - bits, scratch)
+                if last:
+                    got = _end_class(v + 1, 10, *args)
+                else:
+                    got = _deal_card(v, int(counts[v]) - step - 1, *args)
+                if got >= 0:
+                    break
+                cap = min(2 * cap, n * (SLOTS + 1))
+            n = got
+            keys, weights = out_keys, out_weights
+    empty = sum(_NONE << (_BITS * p) for p in range(SLOTS))
+    at = np.flatnonzero(keys[:n] == empty)
+    if not len(at):
+        return Fraction(0)
+    residues = [int(x) % int(p) for x, p in zip(weights[at[0]], primes, strict=True)]
+    # Chinese remainders: the count is in [0, scale]
+    value, modulus = 0, 1
+    for r, p in zip(residues, (int(p) for p in primes), strict=True):
+        t = ((r - value) * pow(modulus, -1, p)) % p
+        value += modulus * t
+        modulus *= p
+    return Fraction(value, scale)
+
+
+def _check_copies(unseen, known, decks, jokers_per_deck) -> None:
+    """Refuse a face given in ``unseen`` and ``known`` together more often than the deck has it."""
+    decks = MAX_DECKS if decks is None else int(decks)
+    jokers = MAX_JOKERS // MAX_DECKS if jokers_per_deck is None else int(jokers_per_deck)
+    if decks not in (1, 2):
+        raise ValueError(f"decks: {decks} is not allowed; use 1 or 2")
+    if not 0 <= jokers <= MAX_JOKERS // MAX_DECKS:
+        raise ValueError(f"jokers_per_deck: {jokers} is not allowed; use 0 to 4")
+    for codes, what in ((unseen, "unseen"), (known, "known")):
+        if len(codes) and (codes.min() < 0 or codes.max() >= N_CODES):
+            raise ValueError(f"{what}: card codes are 0 to {N_CODES - 1}")
+    faces = np.bincount(FACE[np.concatenate([unseen, known])], minlength=JOKER_FACE + 1)
+    limit = np.full(JOKER_FACE + 1, decks)
+    limit[JOKER_FACE] = decks * jokers
+    over = np.flatnonzero(faces > limit)
+    if len(over):
+        face = int(over[0])
+        name = "JK" if face == JOKER_FACE else card_text(face)
+        where = "known" if len(known) and np.isin(FACE[known], face).any() else "unseen"
+        raise ValueError(
+            f"{where}: {name} is given {faces[face]} times in unseen and known together, but "
+            f"the deck ({decks} deck{'s' if decks > 1 else ''}, {jokers} jokers per deck) "
+            f"holds it {limit[face]} time{'s' if limit[face] != 1 else ''}"
+        )
+
+
+def p_assaf(
+    caller_value: int,
+    opponent_cards,
+    unseen,
+    known=None,
+    *,
+    decks: int | None = None,
+    jokers_per_deck: int | None = None,
+    exact: bool = False,
+) -> float | Fraction:
     """Exact probability that some opponent holds at most ``caller_value``.
 
     Each opponent's unknown cards are a uniformly random draw, without
@@ -152,21 +492,36 @@ def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
         :func:`~yaniv_sim.cards.parse_cards` gives them; each code once).
     known : list of lists of card codes, optional
         One entry per opponent: the cards that opponent is known to hold
-        (taken from the pile). They are not among ``unseen``.
+        (taken from the pile). A known card is another copy than any
+        unseen card of the same face: one joker known and the other unseen
+        may both be written ``JK``, parsed apart (code 104 twice).
+    decks, jokers_per_deck : int, optional
+        The game's deck, for checking the cards: a face may be given in
+        ``unseen`` and ``known`` together at most as often as the deck holds
+        it (``decks`` copies of a natural card, ``decks * jokers_per_deck``
+        jokers). By default the largest deck any rules allow (2 decks of 4
+        jokers each).
+
+    exact : bool
+        Return the probability as an exact ``Fraction``.
 
     Returns
     -------
-    float
+    float or Fraction
         P(at least one opponent's hand value is at most ``caller_value``).
 
     Notes
     -----
-    By inclusion and exclusion over the sets of opponents: each term is the
-    chance that every opponent of a set holds a low hand, counted exactly
-    over the cards' values (see :func:`_all_low`); sets of opponents alike
-    in unknown cards and budget share one count. Typical table situations
-    take milliseconds; seven opponents under an 11-point threshold with two
-    decks can take seconds.
+    By inclusion and exclusion over the sets of opponents, all the terms in
+    one count (see :func:`_none_low`): the unseen cards are dealt by value,
+    card by card, to the opponents that must be low, and opponents alike in
+    cards still needed and points still allowed share a state. It takes
+    up to 7 opponents of up to 7 unknown cards each (any table the rules
+    allow); beyond that a slower count per set of opponents is used. Most
+    situations take milliseconds and seven opponents at 11 points about a
+    tenth of a second; the slowest are seven opponents of 4 or 5 cards
+    against a 15-point call with two decks, 2 to 10 s
+    (``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
@@ -184,11 +539,11 @@ def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
             f"known: {len(known)} entries for {len(opponent_cards)} opponents; give one per "
             "opponent (an empty list for none)"
         )
+    for i, k in enumerate(known):
+        if len(np.unique(k)) != len(k):
+            raise ValueError(f"known: opponent {i + 1}'s cards list a card code twice")
     seen_known = np.concatenate(known) if known else np.zeros(0, np.int64)
-    if len(np.unique(seen_known)) != len(seen_known):
-        raise ValueError("known: a card is listed twice; a card can be in one hand only")
-    if np.isin(seen_known, unseen).any():
-        raise ValueError("known: a known card is also in unseen; known cards are not unseen")
+    _check_copies(unseen, seen_known, decks, jokers_per_deck)
     for i, (cards, k) in enumerate(zip(opponent_cards, known, strict=True)):
         if len(k) > cards:
             raise ValueError(
@@ -199,23 +554,32 @@ def p_assaf(caller_value: int, opponent_cards, unseen, known=None) -> float:
         raise ValueError(
             f"the opponents hold {unknown} unknown cards but only {len(unseen)} are unseen"
         )
+    result = _risk(int(caller_value), opponent_cards, unseen, known)
+    return result if exact else float(result)
+
+
+def _risk(caller_value: int, opponent_cards, unseen, known) -> Fraction:
+    """The exact risk of :func:`p_assaf`, for checked arguments."""
     if caller_value < 0:
-        return 0.0
+        return Fraction(0)
     members = []
     for cards, k in zip(opponent_cards, known, strict=True):
-        budget = int(caller_value) - int(VALUE[k].sum()) if len(k) else int(caller_value)
+        budget = caller_value - int(VALUE[k].sum()) if len(k) else caller_value
         if budget < 0:
             continue  # this opponent's known cards alone beat the caller's value
-        if cards == len(k):
-            return 1.0  # every card known, and low enough
+        if budget >= 10 * (cards - len(k)):
+            return Fraction(1)  # low whatever it holds (every card known, for one)
         members.append((cards - len(k), budget))
     if not members:
-        return 0.0
+        return Fraction(0)
     counts = tuple(int(c) for c in np.bincount(VALUE[unseen], minlength=11))
+    if len(members) <= SLOTS and max(n for n, _ in members) <= MAX_NEED:
+        return 1 - _none_low(members, counts, len(unseen))
+    # beyond any table (more than 7 opponents or cards): one count per set of opponents
     joint = lru_cache(maxsize=None)(lambda group: _all_low(group, counts, len(unseen)))
     result = Fraction(0)
     for size in range(1, len(members) + 1):
         for group in combinations(range(len(members)), size):
             term = joint(tuple(sorted(members[i] for i in group)))
             result += term if size % 2 else -term
-    return float(result)
+    return result
