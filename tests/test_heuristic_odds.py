@@ -27,13 +27,15 @@ LOOSE = Rules(threshold=15, hand_size=7, decks=2, jokers_per_deck=4)
 
 
 def _kernel_risk(pos: Position, value: int) -> float:
-    hands, taken, hand_n, _, piles, pst, cand = pos.ws[:7]
+    t = pos.t
+    hands, taken, hand_n, piles, pst, cand = t.hands, t.taken, t.hand_n, t.piles, t.pst, t.cand
     return float(_assaf_risk(0, value, pos.rp, hands, taken, hand_n, piles, pst, cand))
 
 
 def _exact_parts(pos: Position, value: int) -> list[float]:
     """p_assaf for each opponent alone, from the cards seat 0 cannot see."""
-    hands, taken, hand_n, _, piles, pst = pos.ws[:6]
+    t = pos.t
+    hands, taken, hand_n, piles, pst = t.hands, t.taken, t.hand_n, t.piles, t.pst
     rules = pos.rules
     deck = deck_codes(int(pos.rp[R_DECKS]), rules.jokers_per_deck)
     visible = list(hands[0, : hand_n[0]]) + list(piles[DEAD, : pst[PS_DEAD_N]])
@@ -72,7 +74,7 @@ ONE_OPPONENT = [
 @pytest.mark.parametrize(("rules", "hand", "opponents", "dead", "prev"), ONE_OPPONENT)
 def test_one_opponent_is_exactly_p_assaf(rules, hand, opponents, dead, prev):
     pos = Position(rules, hand, opponents, dead=dead, prev=prev)
-    value = int(pos.ws[3][0])
+    value = int(pos.t.hand_val[0])
     for v in sorted({value, max(value - 1, 0), value + 2}):
         (exact,) = _exact_parts(pos, v)
         assert 0 < exact < 1
@@ -90,7 +92,7 @@ SEVERAL = [
 @pytest.mark.parametrize(("rules", "hand", "opponents", "dead", "prev"), SEVERAL)
 def test_several_opponents_combine_exact_parts(rules, hand, opponents, dead, prev):
     pos = Position(rules, hand, opponents, dead=dead, prev=prev)
-    value = int(pos.ws[3][0])
+    value = int(pos.t.hand_val[0])
     parts = _exact_parts(pos, value)
     assert all(0 < p < 1 for p in parts)
     combined = 1 - np.prod([1 - p for p in parts])
