@@ -144,27 +144,28 @@ def advise(
     opponents = [int(c) for c in opponents]
     players = len(opponents) + 1
     if not opponents:
-        raise ValueError("--opponents: give each opponent's card count, e.g. 2,4,5")
+        raise ValueError("opponents: give each opponent's card count, e.g. 2,4,5")
     if players > 8:
-        raise ValueError(f"--opponents: {len(opponents)} opponents; a table has at most 8 seats")
+        raise ValueError(f"opponents: {len(opponents)} opponents; a table has at most 8 seats")
     rules.check_players(players)
     for i, count in enumerate(opponents, 1):
         if not 1 <= count <= rules.hand_size:
             raise ValueError(
-                f"--opponents: opponent {i} holds {count} cards; a hand holds 1 to "
+                f"opponents: opponent {i} holds {count} cards; a hand holds 1 to "
                 f"{rules.hand_size} cards under these rules"
             )
     if turn < 0:
-        raise ValueError(f"--turn: {turn} is not allowed; use 0 or more")
+        raise ValueError(f"turn: {turn} is not allowed; use 0 or more")
     for k in took:
         if not 1 <= k <= len(opponents):
             raise ValueError(
-                f"--took: there is no opponent {k}; opponents are numbered 1 to {len(opponents)}"
+                f"took: there is no opponent {k}; opponents are numbered 1 to {len(opponents)}"
             )
     # parse everything as one text, so a card written twice is the second deck's copy
-    parts = [("--hand", hand), ("--seen", seen or "")] + [
-        (f"--took {k}", text) for k, text in sorted(took.items())
+    parts = [("hand", hand), ("seen", seen or "")] + [
+        (f"took {k}", text) for k, text in sorted(took.items())
     ]
+    took_by = [k for k, _ in sorted(took.items())]  # the opponent of each "took" part
     counts = []
     texts = []
     for what, text in parts:
@@ -185,25 +186,22 @@ def advise(
     hand_codes = allcodes[: counts[0]]
     if not 1 <= len(hand_codes) <= rules.hand_size:
         raise ValueError(
-            f"--hand: {len(hand_codes)} cards; a hand holds 1 to {rules.hand_size} cards"
+            f"hand: {len(hand_codes)} cards; a hand holds 1 to {rules.hand_size} cards"
         )
     known = [[] for _ in opponents]
     at = counts[0] + counts[1]
-    for (what, _), n in zip(parts[2:], counts[2:], strict=True):
-        k = int(what.split()[-1])
+    for k, n in zip(took_by, counts[2:], strict=True):
         known[k - 1] = allcodes[at : at + n]
         at += n
         if n > opponents[k - 1]:
-            raise ValueError(
-                f"--took {k}: {n} cards, but opponent {k} holds only {opponents[k - 1]}"
-            )
+            raise ValueError(f"took {k}: {n} cards, but opponent {k} holds only {opponents[k - 1]}")
     used = set(allcodes)
     unseen = np.array([c for c in deck.tolist() if c not in used], np.int16)
     unknown = sum(opponents) - sum(len(k) for k in known)
     if unknown > len(unseen):
         raise ValueError(
             f"the opponents hold {unknown} unknown cards, but only {len(unseen)} cards are left "
-            "unseen in the deck; check --hand, --seen and --opponents"
+            "unseen in the deck; check the hand, the cards seen and the opponents' counts"
         )
     value = int(sum(VALUE[c] for c in hand_codes))
     text_hand = format_cards(np.array(hand_codes, np.int16))
@@ -235,7 +233,7 @@ def _lookup(tables, rules, players, value, opponents, turn):
     tables = Path(tables)
     missing = [f for f in TABLE_FILES if not (tables / f).is_file()]
     if missing:
-        raise ValueError(f"--tables {tables}: not a report folder (no {missing[0]})")
+        raise ValueError(f"tables {tables}: not a report folder (no {missing[0]})")
     meta = json.loads((tables / "report-tables.json").read_text(encoding="utf-8"))
     if Rules.from_dict(meta["rules"]) != rules:
         return (

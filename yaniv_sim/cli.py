@@ -24,7 +24,8 @@ from yaniv_sim.rules import PRESETS, VARIANTS, Rules
 _FLAGS = {"rounds": "--rounds", "games": "--games", "chunk_size": "--chunk-size",
           "workers": "--workers", "seed": "--seed", "seating": "--seating", "dask": "--dask",
           "policy": "--policy", "out": "--out", "values": "--values", "range": "--range",
-          "sequential": "--sequential"}  # fmt: skip
+          "sequential": "--sequential", "opponents": "--opponents", "turn": "--turn",
+          "took": "--took", "hand": "--hand", "seen": "--seen", "tables": "--tables"}  # fmt: skip
 
 
 def _message(text: str) -> str:
