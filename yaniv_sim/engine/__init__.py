@@ -29,15 +29,12 @@ from yaniv_sim.engine._discards import (
     _takeable_bits,
 )
 from yaniv_sim.engine._layout import (
-    DECISION_WIDTH,
     KIND_NAMES,
     LAY_KIND,
     LAY_WIDTH,
-    LOG_WIDTH,
     MAX_CARD_SETS,
     MAX_HAND,
     MAX_LAYINGS,
-    N_SUMMARY,
     NO_FORCE,
     OUTCOME_NAMES,
     PREV,
@@ -53,7 +50,7 @@ from yaniv_sim.engine._play import (
 )
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
-from yaniv_sim.engine._table import RoundOut, new_table
+from yaniv_sim.engine._table import new_round_out, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.positions import Position, play_on, position_at
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
@@ -299,18 +296,6 @@ def settle_round(totals, round_scores, alive, rules: Rules):
     return new_totals, alive8.astype(bool), (None if winner < 0 else int(winner))
 
 
-def _round_out(players: int, log_rows: int, rows: int = 1) -> RoundOut:
-    """Result arrays for ``rows`` rounds, a turn log of ``log_rows`` rows, no decision log."""
-    return RoundOut(
-        summary=np.zeros((rows, N_SUMMARY), np.int64),
-        values=np.zeros((rows, players), np.int64),
-        scores=np.zeros((rows, players), np.int64),
-        log=np.zeros((log_rows, LOG_WIDTH), np.int16),
-        dec=np.zeros((0, DECISION_WIDTH), np.int16),
-        dec_n=np.zeros(1, np.int64),
-    )
-
-
 def _table(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
@@ -370,7 +355,7 @@ def play_round(
     _deal(rp, t, starter, (seed, game, round))
     dealt = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     turned_up = int(t.piles[PREV, 0])
-    out = _round_out(players, rules.max_turns + 2 if record else 0)
+    out = new_round_out(players, rules.max_turns + 2 if record else 0)
     rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
     summary, values, scores, log = out.summary, out.values, out.scores, out.log
     return round_record(
@@ -406,7 +391,7 @@ def play_game(
     seed = normalise_seed(seed)
     rp, milestones, pol = _table(rules, players, policies)
     n = rules.max_rounds
-    out = _round_out(players, 0, rows=n)
+    out = new_round_out(players, 0, rows=n)
     round_totals = np.zeros((n, players), np.int64)
     round_alive = np.zeros((n, players), np.int8)
     landed = np.zeros((n, players), np.int8)
@@ -477,7 +462,7 @@ def play_rounds(
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise ValueError(f"rounds: {rounds!r} is not allowed; use a whole number >= 0")
     rp, _, pol = _table(rules, players, policies)
-    out = _round_out(players, 0, rows=rounds)
+    out = new_round_out(players, 0, rows=rounds)
     variant(_play_rounds, pol)(rp, pol, seed, first, rounds, new_table(players), out)
     summaries, values, scores = out.summary, out.values, out.scores
     names = ("outcome", "caller", "caller_value", "turns", "reshuffles", "winner", "starter")

@@ -77,24 +77,13 @@ RANDOM_POLICY = True
 @njit(inline="always")
 def _wants_call(pol, seat, rp, t):
     """Whether ``seat`` calls Yaniv now (asked only when the call is legal)."""
-    totals, hands, taken, hand_n, hand_val, piles, pst, cand, rng = (
-        t.totals,
-        t.hands,
-        t.taken,
-        t.hand_n,
-        t.hand_val,
-        t.piles,
-        t.pst,
-        t.cand,
-        t.rng,
-    )
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
-            return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
+            return _uniform(t.rng, 1 + seat) < pol[seat, P_CALL_PROB]
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles,
-                                   pst, cand)  # fmt: skip
+            return _heuristic_call(pol, seat, rp, t.totals, t.hands, t.taken, t.hand_n,
+                                   t.hand_val, t.piles, t.pst, t.cand)  # fmt: skip
     return True
 
 
@@ -146,23 +135,13 @@ def _choose_discard(pol, seat, rp, t, n_sets):
     Lays it into ``piles[CUR]``, sets ``pst[PS_CUR_N]`` and
     ``pst[PS_CUR_KIND]``, and returns its slot mask.
     """
-    totals, hands, hand_n, hand_val, piles, pst, cand, rng, lay, lay_len = (
-        t.totals,
-        t.hands,
-        t.hand_n,
-        t.hand_val,
-        t.piles,
-        t.pst,
-        t.cand,
-        t.rng,
-        t.lay,
-        t.lay_len,
-    )
+    hands, piles, pst, cand = t.hands, t.piles, t.pst, t.cand
+    rng, lay, lay_len = t.rng, t.lay, t.lay_len
     jis = rp[R_JOKER_IN_SETS] != 0
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_discard(pol, seat, rp, totals, hands, hand_n, hand_val, piles,
-                                      pst, cand, lay, lay_len, n_sets)  # fmt: skip
+            return _heuristic_discard(pol, seat, rp, t.totals, hands, t.hand_n, t.hand_val,
+                                      piles, pst, cand, lay, lay_len, n_sets)  # fmt: skip
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             rows = 0

@@ -37,11 +37,14 @@ import numpy as np
 
 from yaniv_sim.cards import N_NATURAL
 from yaniv_sim.engine._layout import (
+    DECISION_WIDTH,
     LAY_WIDTH,
+    LOG_WIDTH,
     MAX_CARD_SETS,
     MAX_HAND,
     MAX_LAYINGS,
     N_PILE_STATE,
+    N_SUMMARY,
 )
 
 DECK_CAPACITY = 2 * N_NATURAL + 8
@@ -103,3 +106,17 @@ class RoundOut(NamedTuple):
     log: np.ndarray
     dec: np.ndarray
     dec_n: np.ndarray
+
+
+def new_round_out(
+    players: int, log_rows: int = 0, rows: int = 1, decision_rows: int = 0
+) -> RoundOut:
+    """Result arrays for ``rows`` rounds, a turn log and a decision log of the given sizes."""
+    return RoundOut(
+        summary=np.zeros((rows, N_SUMMARY), np.int64),
+        values=np.zeros((rows, players), np.int64),
+        scores=np.zeros((rows, players), np.int64),
+        log=np.zeros((log_rows, LOG_WIDTH), np.int16),
+        dec=np.zeros((decision_rows, DECISION_WIDTH), np.int16),
+        dec_n=np.zeros(1, np.int64),
+    )

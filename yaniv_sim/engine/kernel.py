@@ -43,7 +43,7 @@ from yaniv_sim.engine._play import (
 )
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _next_starter
-from yaniv_sim.engine._table import RoundOut, Table, new_table
+from yaniv_sim.engine._table import RoundOut, Table, new_round_out, new_table
 from yaniv_sim.engine._variants import clone, variant
 from yaniv_sim.engine._variants import play_game as play_game_base
 from yaniv_sim.engine._variants import play_round as play_round_base
@@ -82,6 +82,7 @@ __all__ = [
     "clone",
     "game_plan",
     "new_game_scratch",
+    "new_round_out",
     "new_table",
     "next_starter",
     "no_force",

@@ -19,11 +19,8 @@ import numpy as np
 from yaniv_sim.cards import N_CODES, ORDER, VALUE, deck_codes, format_cards
 from yaniv_sim.engine._layout import (
     DEAD,
-    DECISION_WIDTH,
     KIND_NAMES,
-    LOG_WIDTH,
     MAX_HAND,
-    N_SUMMARY,
     NO_FORCE,
     PREV,
     PS_DEAD_N,
@@ -39,7 +36,7 @@ from yaniv_sim.engine._layout import (
 )
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
-from yaniv_sim.engine._table import RoundOut, Table, copy_table, new_table
+from yaniv_sim.engine._table import Table, copy_table, new_round_out, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.records import RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
@@ -254,17 +251,6 @@ def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     return t
 
 
-def _round_out(players: int, log_rows: int) -> RoundOut:
-    return RoundOut(
-        summary=np.zeros((1, N_SUMMARY), np.int64),
-        values=np.zeros((1, players), np.int64),
-        scores=np.zeros((1, players), np.int64),
-        log=np.zeros((log_rows, LOG_WIDTH), np.int16),
-        dec=np.zeros((0, DECISION_WIDTH), np.int16),
-        dec_n=np.zeros(1, np.int64),
-    )
-
-
 def position_at(
     rules: Rules,
     players: int,
@@ -297,7 +283,7 @@ def position_at(
     if t.alive.sum() < 2 or not 0 <= starter < players or not t.alive[starter]:
         raise ValueError("alive/starter: need two seats in and a starter among them")
     _deal(rp, t, starter, (seed, game, round))
-    out = _round_out(players, 0)
+    out = new_round_out(players, 0)
     if variant(_play_on, pol)(rp, pol, t, out, 0, turn, NO_FORCE) != REACHED:
         raise ValueError(
             f"turn: the round was over after {int(out.summary[0, 3])} turns; "
@@ -342,7 +328,7 @@ def play_on(
     rp, pol = _rules_and_policies(rules, players, policies)
     t = _to_table(position, rules, seed)
     start = copy_table(t)
-    out = _round_out(players, rules.max_turns + 2 if record else 0)
+    out = new_round_out(players, rules.max_turns + 2 if record else 0)
     rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
     return round_record(
         rules=rules,

@@ -32,6 +32,7 @@ from yaniv_sim.engine.kernel import (
     S_WINNER,
     RoundOut,
     new_game_scratch,
+    new_round_out,
     new_table,
     rule_params,
     variant,
@@ -165,14 +166,7 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
 
 def _branch_scratch(players: int):
     """Scratch for :func:`branches._branch_games_chunk`: a two-row round output and its rows."""
-    b_out = RoundOut(
-        np.zeros((2, N_SUMMARY), np.int64),
-        np.zeros((2, players), np.int64),
-        np.zeros((2, players), np.int64),
-        np.zeros((0, LOG_WIDTH), np.int16),
-        np.zeros((0, DECISION_WIDTH), np.int16),
-        np.zeros(1, np.int64),
-    )
+    b_out = new_round_out(players, rows=2)
     b_rounds = (
         np.zeros((2, players), np.int64),  # totals after the round
         np.zeros((2, players), np.int8),  # alive after the round
