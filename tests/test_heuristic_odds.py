@@ -29,7 +29,7 @@ LOOSE = Rules(threshold=15, hand_size=7, decks=2, jokers_per_deck=4)
 def _kernel_risk(pos: Position, value: int) -> float:
     t = pos.t
     hands, taken, hand_n, piles, pst, cand = t.hands, t.taken, t.hand_n, t.piles, t.pst, t.cand
-    return float(_assaf_risk(0, value, pos.rp, hands, taken, hand_n, piles, pst, cand))
+    return float(_assaf_risk(0, value, pos.rp, (hands, taken, hand_n, piles, pst), cand))
 
 
 def _exact_parts(pos: Position, value: int) -> list[float]:

@@ -125,8 +125,9 @@ COMB = _binomials()  # COMB[n, k] = n choose k, for the unseen cards and a hand'
 
 
 @njit
-def _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts):
+def _unseen_counts(seat, rp, view, counts):
     """Unseen cards by value (``counts[0..10]``) as ``seat`` sees them; their number."""
+    hands, taken, hand_n, piles, pst = view
     decks = rp[R_DECKS]
     counts[0] = rp[R_JOKERS]
     for v in range(1, 10):
@@ -200,14 +201,15 @@ def _p_at_most(counts, unseen, draws, budget, ways):
 
 
 @njit
-def _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand):
+def _assaf_risk(seat, value, rp, view, cand):
     """Estimated chance that calling now with ``value`` is met by an Assaf.
 
     Uses ``cand`` as scratch (the call is decided before any card set is
     listed): row 2 holds the unseen counts, rows 0 and 1 the counting tables.
     """
+    hands, taken, hand_n, _, _ = view
     counts = cand[2]
-    unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+    unseen = _unseen_counts(seat, rp, view, counts)
     p_none = 1.0
     # opponents often share (unknown cards, budget): remember the last few answers
     memo_key = cand[2, 20:28]
@@ -256,7 +258,7 @@ def _is_milestone(rp, total):
 
 
 @njit
-def _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, penalty):
+def _theft_pressure(seat, rp, totals, view, cand, penalty):
     """Whether a landing at this round's end would charge a leader other than ``seat``.
 
     True when the seat's own Assaf would land on a milestone while an
@@ -266,6 +268,7 @@ def _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, pe
     would pay (the lowest totals among the others) do not include the seat.
     Uses ``cand[2]`` as scratch.
     """
+    hands, taken, hand_n, _, _ = view
     seats = hand_n.shape[0]
     own = totals[seat]
     opponent_leads = False
@@ -275,7 +278,7 @@ def _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, pe
     if opponent_leads and _is_milestone(rp, own + penalty):
         return True
     counts = cand[2]
-    unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+    unseen = _unseen_counts(seat, rp, view, counts)
     mean = 0.0
     for v in range(11):
         mean += v * counts[v]
@@ -302,8 +305,13 @@ def _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, pe
 
 
 @njit
-def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles, pst, cand):
-    """Whether the heuristic at ``seat`` calls now (asked only when it may)."""
+def _heuristic_call(pol, seat, rp, totals, hand_val, view, cand):
+    """Whether the heuristic at ``seat`` calls now (asked only when it may).
+
+    ``view = (hands, taken, hand_n, piles, pst)``: the table's arrays, of
+    which the seat reads only what it may see.
+    """
+    hands, taken, hand_n, _, pst = view
     value = hand_val[seat]
     if not rp[R_ASSAF]:
         return True
@@ -341,14 +349,14 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
     if (
         rp[R_THEFT]
         and pol[seat, H_THEFT_MARGIN] > 0
-        and _theft_pressure(seat, rp, totals, hands, taken, hand_n, piles, pst, cand, penalty)
+        and _theft_pressure(seat, rp, totals, view, cand, penalty)
     ):
         call_at += pol[seat, H_THEFT_MARGIN]
     if value > call_at:
         return False
     if pol[seat, H_SUSPICION] > 0:
         counts = cand[2]
-        unseen = _unseen_counts(seat, rp, hands, taken, hand_n, piles, pst, counts)
+        unseen = _unseen_counts(seat, rp, view, counts)
         mean = 0.0
         for v in range(11):
             mean += v * counts[v]
@@ -367,7 +375,7 @@ def _heuristic_call(pol, seat, rp, totals, hands, taken, hand_n, hand_val, piles
         # being caught with this hand would land on a milestone: worth waiting for
         acceptable = min(acceptable, pol[seat, H_MILESTONE_WAIT])
     if acceptable < 1.0:
-        risk = _assaf_risk(seat, value, rp, hands, taken, hand_n, piles, pst, cand)
+        risk = _assaf_risk(seat, value, rp, view, cand)
         if risk > acceptable:
             return False
     return True
@@ -396,9 +404,7 @@ def _combo_potential(hands, seat, n, skip):
 
 
 @njit(inline="always")
-def _heuristic_discard(
-    pol, seat, rp, totals, hands, hand_n, hand_val, piles, pst, cand, lay, lay_len, n_sets
-):
+def _heuristic_discard(pol, seat, rp, t, n_sets):
     """Choose, lay and return the slot mask of the heuristic's discard.
 
     Score of a card set: its points plus ``keep`` times the combination
@@ -408,6 +414,8 @@ def _heuristic_discard(
     ``milestone_slack`` a set scoring within the slack of the best is
     preferred when the hand it leaves would land the total on a milestone.
     """
+    totals, hands, hand_n, hand_val = t.totals, t.hands, t.hand_n, t.hand_val
+    piles, pst, cand, lay, lay_len = t.piles, t.pst, t.cand, t.lay, t.lay_len
     n = hand_n[seat]
     keep = pol[seat, H_KEEP]
     hold = False
@@ -497,8 +505,9 @@ def _heuristic_discard(
 
 
 @njit(inline="always")
-def _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst):
+def _heuristic_draw(pol, seat, rp, t):
     """-1 for the stock, or the position of the previous discard's card to take."""
+    hands, hand_n, piles, pst = t.hands, t.hand_n, t.piles, t.pst
     prev_n = pst[PS_PREV_N]
     if prev_n == 0:
         return -1

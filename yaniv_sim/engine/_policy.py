@@ -82,8 +82,8 @@ def _wants_call(pol, seat, rp, t):
             return _uniform(t.rng, 1 + seat) < pol[seat, P_CALL_PROB]
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_call(pol, seat, rp, t.totals, t.hands, t.taken, t.hand_n,
-                                   t.hand_val, t.piles, t.pst, t.cand)  # fmt: skip
+            view = (t.hands, t.taken, t.hand_n, t.piles, t.pst)
+            return _heuristic_call(pol, seat, rp, t.totals, t.hand_val, view, t.cand)
     return True
 
 
@@ -140,8 +140,7 @@ def _choose_discard(pol, seat, rp, t, n_sets):
     jis = rp[R_JOKER_IN_SETS] != 0
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_discard(pol, seat, rp, t.totals, hands, t.hand_n, t.hand_val,
-                                      piles, pst, cand, lay, lay_len, n_sets)  # fmt: skip
+            return _heuristic_discard(pol, seat, rp, t, n_sets)
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             rows = 0
@@ -172,10 +171,10 @@ def _choose_discard(pol, seat, rp, t, n_sets):
 @njit(inline="always")
 def _choose_draw(pol, seat, rp, t):
     """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
-    hands, hand_n, piles, pst, rng = t.hands, t.hand_n, t.piles, t.pst, t.rng
+    pst, rng = t.pst, t.rng
     if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_draw(pol, seat, rp, hands, hand_n, piles, pst)
+            return _heuristic_draw(pol, seat, rp, t)
     if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
         if pol[seat, P_KIND] == KIND_RANDOM:
             prev_n = pst[PS_PREV_N]
