@@ -367,8 +367,10 @@ def simulate(
         path = Path(os.fspath(out).removeprefix("file://"))
     else:
         path = os.fspath(out)
-    if storage.read_manifest(path) is None and not storage.is_empty_or_missing(path):
-        # checked before the lock, which would add a file to somebody else's folder
+    # checked before the lock, which would add a file to somebody else's folder; emptiness
+    # first: a writer makes the manifest before anything else, so a folder found not empty
+    # has its manifest by the time it is read (no race with a writer just starting)
+    if not storage.is_empty_or_missing(path) and storage.read_manifest(path) is None:
         raise ValueError(f"out {path}: exists and is not a yaniv-sim dataset; choose a new folder")
     with storage.writer_lock(path, name="out"):
         return _simulate_locked(request, path, workers, dask, resume, quiet, on_chunk)
