@@ -108,3 +108,14 @@ def test_streams_decide_the_continuation_and_seed_only_without_them():
         for k in range(10)
     }
     assert len(outcomes) > 1
+
+
+def test_a_position_survives_the_round_trip_through_the_kernel_table():
+    from yaniv_sim.engine.positions import _from_table, _to_table
+
+    rules = Rules.preset("nordic")
+    policies = "random:call=0.1,pile=0.8"
+    position = engine.position_at(rules, 3, 4, policies, turn=9)
+    assert _from_table(_to_table(position, rules, 0)).same_as(position)
+    later = engine.position_at(rules, 3, 4, policies, turn=10)
+    assert not later.same_as(position)

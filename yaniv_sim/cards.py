@@ -40,6 +40,7 @@ __all__ = [
     "SUIT",
     "SUITS",
     "VALUE",
+    "card_codes",
     "card_text",
     "deck_codes",
     "format_cards",
@@ -143,6 +144,25 @@ def parse_cards(text: str) -> np.ndarray:
         copies[face] = copy + 1
         codes.append(copy * N_NATURAL + face)
     return np.asarray(codes, dtype=np.int16)
+
+
+def card_codes(cards, what: str = "cards") -> np.ndarray:
+    """Card codes from text or an integer array, checked: ``int16``, each physical card once.
+
+    ``what`` names the argument in the one-line ``ValueError`` on bad input.
+    """
+    if isinstance(cards, str):
+        codes = parse_cards(cards)
+    else:
+        codes = np.asarray(cards)
+        if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
+            raise ValueError(f"{what}: give card text or a 1-d array of card codes")
+        if codes.size and (codes.min() < 0 or codes.max() >= N_CODES):
+            raise ValueError(f"{what}: card codes run from 0 to {N_CODES - 1}")
+        codes = codes.astype(np.int16)
+    if len(np.unique(codes)) != len(codes):
+        raise ValueError(f"{what}: the same physical card appears twice: {format_cards(codes)}")
+    return codes
 
 
 def card_text(code: int) -> str:

@@ -128,11 +128,7 @@ def _check_existing(path, request: SimRequest, resume: bool) -> set[int]:
     played again; without it the run is refused, saying why.
     """
     manifest = storage.read_manifest(path)
-    if manifest is None:
-        if not storage.is_empty_or_missing(path):
-            raise ValueError(
-                f"out {path}: exists and is not a yaniv-sim dataset; choose a new folder"
-            )
+    if manifest is None:  # an empty folder: simulate refused a stranger's before the lock
         return set()
     old = manifest["request"]
     new = request.to_dict()

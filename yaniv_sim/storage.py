@@ -82,12 +82,6 @@ def part_name(table: str, index: int) -> str:
     return f"{table}/part-{index:06d}.parquet"
 
 
-def part_path(root, table: str, index: int) -> str:
-    """Path (within the dataset's filesystem) of one chunk's part file of a table."""
-    _, path = location(root)
-    return posixpath.join(path, part_name(table, index))
-
-
 def fingerprint(request: dict[str, Any]) -> str:
     """A short digest that names a request: equal requests, equal fingerprints."""
     text = json.dumps(request, sort_keys=True, separators=(",", ":"))
@@ -310,26 +304,31 @@ def _read_marker(fs, path: str, index: int) -> dict[str, Any] | None:
     return marker
 
 
-def chunk_problem(
-    root, index: int, request_id: str, tables: tuple[str, ...], *, read: bool = True
-) -> str | None:
-    """What is wrong with a marked chunk (``None``: nothing).
-
-    Checks that the marker belongs to ``request_id`` and lists exactly
-    ``tables``, and that each part exists with the recorded size; with
-    ``read``, also its SHA-256.
-    """
-    fs, path = location(root)
-    marker = _read_marker(fs, path, index)
+def _marker_problem(marker, index: int, request_id: str, tables: tuple[str, ...]) -> str | None:
+    """What is wrong with a chunk's marker itself (``None``: nothing)."""
     if marker is None:
         return f"chunk {index}: its marker {MARKERS}/{index:06d}.done is unreadable"
     if marker.get("request") != request_id:
         return f"chunk {index}: written by another request than the manifest's"
     if set(marker["parts"]) != set(tables):
         return f"chunk {index}: its marker lists {sorted(marker['parts'])}, not {list(tables)}"
+    return None
+
+
+def chunk_problem(root, index: int, request_id: str, tables: tuple[str, ...]) -> str | None:
+    """What is wrong with a marked chunk (``None``: nothing).
+
+    Checks that the marker belongs to ``request_id`` and lists exactly
+    ``tables``, and that each part exists with the recorded size and SHA-256.
+    """
+    fs, path = location(root)
+    marker = _read_marker(fs, path, index)
+    problem = _marker_problem(marker, index, request_id, tables)
+    if problem is not None:
+        return problem
     for table in tables:
         try:
-            _part_bytes(fs, path, index, marker["parts"][table], read=read)
+            _part_bytes(fs, path, index, marker["parts"][table])
         except DatasetError as error:
             return str(error)
     return None
@@ -453,13 +452,7 @@ def open_dataset(
     markers = {}
     for index in done:
         marker = _read_marker(fs, root, index)
-        problem = None
-        if marker is None:
-            problem = f"chunk {index}: its marker {MARKERS}/{index:06d}.done is unreadable"
-        elif marker.get("request") != request_id:
-            problem = f"chunk {index}: written by another request than the manifest's"
-        elif set(marker["parts"]) != set(tables):
-            problem = f"chunk {index}: its marker does not list the tables {list(tables)}"
+        problem = _marker_problem(marker, index, request_id, tables)
         if problem:
             raise DatasetError(f"{path}: {problem}; {_REPAIR}")
         markers[index] = marker

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yaniv_sim.cards import N_CODES, ORDER, format_cards, parse_cards
+from yaniv_sim.cards import ORDER, card_codes, format_cards, parse_cards
 from yaniv_sim.engine._discards import (
     C_MASK,
     _card_sets,
@@ -80,25 +80,9 @@ __all__ = [
 ]
 
 
-def _cards(cards, what: str = "cards") -> np.ndarray:
-    """Card codes from text or an integer array, checked."""
-    if isinstance(cards, str):
-        codes = parse_cards(cards)
-    else:
-        codes = np.asarray(cards)
-        if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
-            raise ValueError(f"{what}: give card text or a 1-d array of card codes")
-        if codes.size and (codes.min() < 0 or codes.max() >= N_CODES):
-            raise ValueError(f"{what}: card codes run from 0 to {N_CODES - 1}")
-        codes = codes.astype(np.int16)
-    if len(np.unique(codes)) != len(codes):
-        raise ValueError(f"{what}: the same physical card appears twice: {format_cards(codes)}")
-    return codes
-
-
 def _hand(cards) -> np.ndarray:
     """A hand as a one-row 2-d array sorted by card order, as the kernels keep it."""
-    codes = _cards(cards, "hand")
+    codes = card_codes(cards, "hand")
     if not 1 <= len(codes) <= MAX_HAND - 1:
         raise ValueError(f"hand: {len(codes)} cards; a hand holds 1 to {MAX_HAND - 1} cards")
     return codes[np.argsort(ORDER[codes], kind="stable")][None, :]
@@ -106,7 +90,7 @@ def _hand(cards) -> np.ndarray:
 
 def hand_value(cards) -> int:
     """Points of a hand: ace 1, 2-10 face value, J Q K 10, joker 0."""
-    codes = _cards(cards)
+    codes = card_codes(cards)
     return int(_hand_value(codes[None, :], 0, len(codes)))
 
 
@@ -145,7 +129,7 @@ def legal_discards(hand, rules: Rules) -> list[np.ndarray]:
 
 
 def _laid(discard) -> np.ndarray:
-    cards = _cards(discard, "discard")
+    cards = card_codes(discard, "discard")
     if not 1 <= len(cards) <= MAX_DISCARD:
         raise ValueError(f"discard: {len(cards)} cards; a discard holds 1 to {MAX_DISCARD}")
     return cards

@@ -489,8 +489,8 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
 
 
 def whole_game(seed: int, game: int, max_rounds: int):
-    """The plan of :func:`_play_game` for a whole game, every round kept."""
-    return (seed, game, 0, 0, max_rounds, -1, 0, 1, 0)
+    """The plan of :func:`_play_game` for a whole game, every round kept (from Python)."""
+    return _plan.py_func(seed, game, 0, 0, max_rounds, -1, 0, 1, 0)
 
 
 @njit

@@ -83,11 +83,6 @@ def new_table(seats: int) -> Table:
     )
 
 
-def copy_table(table: Table) -> Table:
-    """An independent copy (every array copied)."""
-    return Table(*(a.copy() for a in table))
-
-
 class RoundOut(NamedTuple):
     """Where a round kernel writes its results.
 

@@ -16,7 +16,7 @@ import dataclasses
 
 import numpy as np
 
-from yaniv_sim.cards import N_CODES, ORDER, VALUE, deck_codes, format_cards
+from yaniv_sim.cards import N_CODES, ORDER, VALUE, card_codes, deck_codes, format_cards
 from yaniv_sim.engine._layout import (
     DEAD,
     KIND_NAMES,
@@ -36,7 +36,7 @@ from yaniv_sim.engine._layout import (
 )
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
-from yaniv_sim.engine._table import Table, copy_table, new_round_out, new_table
+from yaniv_sim.engine._table import Table, new_round_out, new_table
 from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.records import RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
@@ -161,15 +161,6 @@ def _from_table(t: Table) -> Position:
     )
 
 
-def _codes(cards, what: str) -> np.ndarray:
-    codes = np.asarray(cards)
-    if codes.ndim != 1 or (codes.size and not np.issubdtype(codes.dtype, np.integer)):
-        raise ValueError(f"{what}: give a 1-d array of card codes")
-    if codes.size and (codes.min() < 0 or codes.max() >= N_CODES):
-        raise ValueError(f"{what}: card codes run from 0 to {N_CODES - 1}")
-    return codes.astype(np.int16)
-
-
 def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     """The kernel table of a position, after checking that it is one."""
     players = position.players
@@ -192,7 +183,7 @@ def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     t.totals[:] = np.asarray(position.totals, np.int64)
     everything = []
     for s in range(players):
-        hand = _codes(position.hands[s], f"position.hands[{s}]")
+        hand = card_codes(position.hands[s], f"position.hands[{s}]")
         took = np.asarray(position.taken[s], bool)
         if len(took) != len(hand):
             raise ValueError(f"position.taken[{s}]: one flag per card of hands[{s}]")
@@ -210,7 +201,7 @@ def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     rows = {"stock": STOCK, "dead": DEAD, "pile": PREV}
     lengths = {}
     for name, row in rows.items():
-        cards = _codes(getattr(position, name), f"position.{name}")
+        cards = card_codes(getattr(position, name), f"position.{name}")
         t.piles[row, : len(cards)] = cards
         lengths[name] = len(cards)
         everything.append(cards)
@@ -327,7 +318,8 @@ def play_on(
     players = position.players
     rp, pol = _rules_and_policies(rules, players, policies)
     t = _to_table(position, rules, seed)
-    start = copy_table(t)
+    held = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
+    alive, shown = t.alive.copy(), int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
     rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
     return round_record(
@@ -336,9 +328,9 @@ def play_on(
         game=0,
         round=0,
         policies=policies,
-        alive=start.alive,
-        dealt=[start.hands[s, : start.hand_n[s]].copy() for s in range(players)],
-        turned_up=int(start.piles[PREV, 0]),
+        alive=alive,
+        dealt=held,
+        turned_up=shown,
         summary=out.summary[0],
         values=out.values[0],
         scores=out.scores[0],
