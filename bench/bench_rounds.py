@@ -11,10 +11,16 @@ import time
 import numpy as np
 
 from yaniv_sim import Rules
-from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
-from yaniv_sim.engine._play import _play_rounds
-from yaniv_sim.engine._table import RoundOut, new_table
-from yaniv_sim.engine._variants import variant
+from yaniv_sim.engine.kernel import (
+    DECISION_WIDTH,
+    LOG_WIDTH,
+    N_SUMMARY,
+    RoundOut,
+    new_table,
+    play_rounds,
+    policy_records,
+    rule_record,
+)
 from yaniv_sim.engine.specs import policy_matrix
 
 
@@ -22,13 +28,13 @@ def rounds_per_second(
     rules: Rules, players: int, rounds: int, policy: str = "max-shed", repeats: int = 5
 ) -> tuple[float, float]:
     """Best-of-``repeats`` rounds per second and mean turns per round."""
-    rp, _ = rule_params(rules, players)
-    pol = policy_matrix(policy, players)
+    rp = rule_record(rules, players)
+    pol = policy_records(policy_matrix(policy, players))
     t = new_table(players)
     out = RoundOut(np.zeros((rounds, N_SUMMARY), np.int64), np.zeros((rounds, players), np.int64),
                    np.zeros((rounds, players), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
                    np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
-    kernel = variant(_play_rounds, pol)  # what the library runs for these policies
+    kernel = play_rounds
     kernel(rp, pol, 0, 0, 100, t, out)  # compile
     best = float("inf")
     for repeat in range(repeats):

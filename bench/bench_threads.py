@@ -16,8 +16,15 @@ import numba
 import numpy as np
 
 from yaniv_sim import Rules
-from yaniv_sim.engine._layout import DECISION_WIDTH, N_SUMMARY, rule_params
-from yaniv_sim.engine._table import RoundOut, Table, new_table
+from yaniv_sim.engine.kernel import (
+    DECISION_WIDTH,
+    N_SUMMARY,
+    RoundOut,
+    Table,
+    new_table,
+    policy_records,
+    rule_record,
+)
 from yaniv_sim.simulation.kernels import _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest
 
@@ -44,8 +51,8 @@ def main() -> None:
     args = parser.parse_args()
     count = args.rounds
     request = SimRequest.make(Rules(), 4, rounds=count)
-    rp, _ = rule_params(request.rules, 4)
-    pols, _ = request.rotations()
+    rp = rule_record(request.rules, 4)
+    pols = policy_records(request.rotations()[0])
     for threads in (1, 2):
         numba.set_num_threads(threads)
         blocks = threads

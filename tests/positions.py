@@ -13,8 +13,7 @@ import numpy as np
 
 from yaniv_sim import Rules, engine, parse_cards
 from yaniv_sim.cards import ORDER, deck_codes
-from yaniv_sim.engine._discards import _card_sets
-from yaniv_sim.engine._layout import (
+from yaniv_sim.engine.kernel import (
     DEAD,
     KIND_NAMES,
     PREV,
@@ -23,12 +22,15 @@ from yaniv_sim.engine._layout import (
     PS_PREV_N,
     PS_STOCK_N,
     PS_TURN,
-    R_DECKS,
     STOCK,
-    rule_params,
+    new_table,
+    policy_records,
+    rule_record,
 )
-from yaniv_sim.engine._policy import _choose_discard, _choose_draw, _wants_call
-from yaniv_sim.engine._table import new_table
+from yaniv_sim.engine.kernel import card_sets as _card_sets
+from yaniv_sim.engine.kernel import choose_discard as _choose_discard
+from yaniv_sim.engine.kernel import choose_draw as _choose_draw
+from yaniv_sim.engine.kernel import wants_call as _wants_call
 from yaniv_sim.engine.specs import policy_matrix
 
 
@@ -49,7 +51,7 @@ class Position:
                  totals=None, hidden_seed=0, prev_kind=None):  # fmt: skip
         self.rules = rules
         self.players = players = 1 + len(opponents)
-        self.rp, _ = rule_params(rules, players)
+        self.rp = rule_record(rules, players)
         self.t = t = new_table(players)
         hands, taken, hand_n, hand_val, piles, pst = (t.hands, t.taken, t.hand_n, t.hand_val,
                                                       t.piles, t.pst)  # fmt: skip
@@ -58,7 +60,7 @@ class Position:
         known = [_codes(k, used) for _, k in opponents]
         dead_cards = _codes(dead, used)
         prev_cards = _codes(prev, used) if prev else []
-        deck = [int(c) for c in deck_codes(int(self.rp[R_DECKS]), rules.jokers_per_deck)]
+        deck = [int(c) for c in deck_codes(int(self.rp["decks"]), rules.jokers_per_deck)]
         rest = [c for c in deck if c not in used]
         np.random.default_rng(hidden_seed).shuffle(rest)
         for seat in range(players):
@@ -93,7 +95,7 @@ class Position:
             t.totals[:] = np.array(totals)
 
     def _args(self, policy: str):
-        return (policy_matrix(policy, self.players), 0, self.rp, self.t)
+        return (policy_records(policy_matrix(policy, self.players)), 0, self.rp, self.t)
 
     def calls(self, policy: str) -> bool:
         return bool(_wants_call(*self._args(policy)))

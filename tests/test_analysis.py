@@ -14,7 +14,7 @@ from yaniv_sim.analysis.decision_table import (
     rule_of_thumb,
     with_gains,
 )
-from yaniv_sim.engine._heuristic import table_index
+from yaniv_sim.engine.kernel import table_index
 from yaniv_sim.engine.specs import policy_vector
 from yaniv_sim.runs import simulate
 from yaniv_sim.storage import open_dataset

@@ -16,8 +16,8 @@ import pytest
 from tests.positions import Position
 from yaniv_sim import Rules
 from yaniv_sim.cards import deck_codes
-from yaniv_sim.engine._heuristic import _assaf_risk
-from yaniv_sim.engine._layout import DEAD, PREV, PS_DEAD_N, PS_PREV_N, R_DECKS
+from yaniv_sim.engine.kernel import DEAD, PREV, PS_DEAD_N, PS_PREV_N
+from yaniv_sim.engine.kernel import assaf_risk as _assaf_risk
 from yaniv_sim.odds import p_assaf
 
 STANDARD = Rules()
@@ -37,7 +37,7 @@ def _exact_parts(pos: Position, value: int) -> list[float]:
     t = pos.t
     hands, taken, hand_n, piles, pst = t.hands, t.taken, t.hand_n, t.piles, t.pst
     rules = pos.rules
-    deck = deck_codes(int(pos.rp[R_DECKS]), rules.jokers_per_deck)
+    deck = deck_codes(int(pos.rp["decks"]), rules.jokers_per_deck)
     visible = list(hands[0, : hand_n[0]]) + list(piles[DEAD, : pst[PS_DEAD_N]])
     visible += list(piles[PREV, : pst[PS_PREV_N]])
     known = []
@@ -52,7 +52,7 @@ def _exact_parts(pos: Position, value: int) -> list[float]:
             [int(hand_n[o])],
             unseen,
             [known[o - 1]],
-            decks=int(pos.rp[R_DECKS]),
+            decks=int(pos.rp["decks"]),
             jokers_per_deck=rules.jokers_per_deck,
         )
         for o in range(1, pos.players)

@@ -205,25 +205,32 @@ def test_game_record_prints_every_round():
 
 
 def test_max_shed_only_kernel_copy_plays_identically():
-    """The fast-compiling copy for max-shed tables gives the same rounds as the full kernel."""
-    from yaniv_sim.engine._layout import DECISION_WIDTH, LOG_WIDTH, N_SUMMARY, rule_params
-    from yaniv_sim.engine._play import _play_rounds
-    from yaniv_sim.engine._table import RoundOut, new_table
-    from yaniv_sim.engine._variants import BASE, variant
+    """The light kernels for max-shed tables (``pol=None``) play as the full ones do."""
+    from yaniv_sim.engine.kernel import (
+        DECISION_WIDTH,
+        LOG_WIDTH,
+        N_SUMMARY,
+        POLICY,
+        RoundOut,
+        new_table,
+        play_rounds,
+        policy_records,
+        rule_record,
+    )
     from yaniv_sim.engine.specs import policy_matrix
 
     rules = Rules.preset("nordic", ["slapdown"])
-    rp, _ = rule_params(rules, 3)
-    pol = policy_matrix("max-shed", 3)
-    assert variant(_play_rounds, pol) is BASE[_play_rounds]
-    assert variant(_play_rounds, policy_matrix(["max-shed", "best", "max-shed"], 3)) is _play_rounds
+    matrix = policy_matrix("max-shed", 3)
+    assert policy_records(matrix) is None
+    assert policy_records(policy_matrix(["max-shed", "best", "max-shed"], 3)) is not None
     outputs = []
-    for kernel in (_play_rounds, BASE[_play_rounds]):
+    for pol in (None, matrix.view(POLICY).reshape(3)):
         out = RoundOut(np.zeros((500, N_SUMMARY), np.int64), np.zeros((500, 3), np.int64),
                        np.zeros((500, 3), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
                        np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
-        kernel(rp, pol, 8, 0, 500, new_table(3), out)
+        play_rounds(rule_record(rules, 3), pol, 8, 0, 500, new_table(3), out)
         outputs.append(out[:3])
+    assert len(play_rounds.signatures) >= 2  # both copies compiled
     for a, b in zip(*outputs, strict=True):
         assert np.array_equal(a, b)
 

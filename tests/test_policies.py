@@ -9,7 +9,7 @@ import pytest
 from tests.positions import Position
 from yaniv_sim import Rules
 from yaniv_sim.compare import compare
-from yaniv_sim.engine._rng import _seed_round_streams
+from yaniv_sim.engine.kernel import seed_round_streams as _seed_round_streams
 from yaniv_sim.engine.specs import FAMILIES, canonical_spec, policy_vector
 
 STANDARD = Rules()
@@ -302,7 +302,7 @@ def test_in_kernel_odds_match_exact_counting():
     from itertools import combinations
 
     from yaniv_sim.cards import VALUE, deck_codes
-    from yaniv_sim.engine._heuristic import _p_at_most
+    from yaniv_sim.engine.kernel import p_at_most as _p_at_most
     from yaniv_sim.odds import hand_value_distribution
 
     ways = np.zeros(128, np.int64)

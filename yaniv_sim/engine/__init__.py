@@ -38,7 +38,7 @@ from yaniv_sim.engine._layout import (
     NO_FORCE,
     OUTCOME_NAMES,
     PREV,
-    rule_params,
+    rule_record,
 )
 from yaniv_sim.engine._play import (
     _deal,
@@ -48,10 +48,10 @@ from yaniv_sim.engine._play import (
     new_game_scratch,
     whole_game,
 )
+from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
 from yaniv_sim.engine._table import new_round_out, new_table
-from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.positions import Position, play_on, position_at
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
@@ -115,8 +115,8 @@ def legal_layings(hand, rules: Rules) -> list[tuple[np.ndarray, str]]:
     rows = 0
     for mask in cand[C_MASK, :n_sets]:
         kind = _mask_kind(cards, 0, mask, rules.joker_in_sets)
-        rows += _layings(cards, 0, mask, kind, rules.joker_in_sets, rules.set_draw == "ends",
-                         lay, lay_len, rows)  # fmt: skip
+        reading = (rules.joker_in_sets, rules.set_draw == "ends")
+        rows += _layings(cards, 0, mask, kind, reading, lay, lay_len, rows)
     return [(lay[r, : lay_len[r]].copy(), KIND_NAMES[lay[r, LAY_KIND]]) for r in range(rows)]
 
 
@@ -242,10 +242,9 @@ def score_round(hand_values, caller, rules: Rules, slapdown: bool = False) -> np
             f"caller: seat {caller} holds {values[caller]}, above the threshold "
             f"{rules.threshold}; a call is allowed only at or below it"
         )
-    rp, _ = rule_params(rules, None)
     scores = np.zeros(len(values), np.int64)
     alive = np.ones(len(values), np.int8)
-    _score_round(values, alive, int(caller), bool(slapdown), rp, scores)
+    _score_round(values, alive, int(caller), bool(slapdown), rule_record(rules, None), scores)
     return scores
 
 
@@ -272,19 +271,17 @@ def settle_round(totals, round_scores, alive, rules: Rules):
         raise ValueError("totals and round_scores are never negative")
     if still_in.sum() < 1:
         raise ValueError("alive: at least one seat must still be in the game")
-    rp, milestones = rule_params(rules, None)
     alive8 = still_in.astype(np.int8)
     landed = np.zeros(len(new_totals), np.int8)
     charges = np.zeros(len(new_totals), np.int64)
-    winner = _settle(new_totals, scores, alive8, rp, milestones, landed, charges)
+    winner = _settle(new_totals, scores, alive8, rule_record(rules, None), landed, charges)
     return new_totals, alive8.astype(bool), (None if winner < 0 else int(winner))
 
 
 def _table(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
-    rp, milestones = rule_params(rules, players)
-    return rp, milestones, policy_matrix(policies, players)
+    return rule_record(rules, players), policy_records(policy_matrix(policies, players))
 
 
 def play_round(
@@ -324,7 +321,7 @@ def play_round(
         Keep every turn in the record.
     """
     seed = normalise_seed(seed)
-    rp, _, pol = _table(rules, players, policies)
+    rules_rec, pol = _table(rules, players, policies)
     alive8 = np.ones(players, np.int8) if alive is None else np.asarray(alive, np.int8)
     totals64 = np.zeros(players, np.int64) if totals is None else _int_vector(totals, "totals")
     if len(alive8) != players or len(totals64) != players:
@@ -336,11 +333,11 @@ def play_round(
     t = new_table(players)
     t.alive[:] = alive8
     t.totals[:] = totals64
-    _deal(rp, t, starter, (seed, game, round))
+    _deal(rules_rec, t, starter, (seed, game, round))
     dealt = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     turned_up = int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
-    rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
+    rows = _play_on(rules_rec, pol, t, out, 0, -1, NO_FORCE)
     summary, values, scores, log = out.summary, out.values, out.scores, out.log
     return round_record(
         rules=rules,
@@ -373,17 +370,16 @@ def play_game(
     keep its turns; the game kernel and the replay must agree.
     """
     seed = normalise_seed(seed)
-    rp, milestones, pol = _table(rules, players, policies)
+    rules_rec, pol = _table(rules, players, policies)
     n = rules.max_rounds
     out = new_round_out(players, 0, rows=n)
     round_totals = np.zeros((n, players), np.int64)
     round_alive = np.zeros((n, players), np.int8)
     landed = np.zeros((n, players), np.int8)
     game_out = (out, round_totals, round_alive, landed, np.zeros(0, np.int64))
-    kernel = variant(_play_game, pol)
     plan = whole_game(seed, game, rules.max_rounds)
-    rounds, winner = kernel(rp, milestones, pol, new_table(players), plan, game_out,
-                            new_game_scratch(players))  # fmt: skip
+    rounds, winner = _play_game(rules_rec, pol, new_table(players), plan, game_out,
+                                new_game_scratch(players))  # fmt: skip
     summaries, values, scores = out.summary, out.values, out.scores
     record = GameRecord(
         rules=rules,
@@ -445,9 +441,9 @@ def play_rounds(
     seed = normalise_seed(seed)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise ValueError(f"rounds: {rounds!r} is not allowed; use a whole number >= 0")
-    rp, _, pol = _table(rules, players, policies)
+    rules_rec, pol = _table(rules, players, policies)
     out = new_round_out(players, 0, rows=rounds)
-    variant(_play_rounds, pol)(rp, pol, seed, first, rounds, new_table(players), out)
+    _play_rounds(rules_rec, pol, seed, first, rounds, new_table(players), out)
     summaries, values, scores = out.summary, out.values, out.scores
     names = ("outcome", "caller", "caller_value", "turns", "reshuffles", "winner", "starter")
     out = {name: summaries[:, i].copy() for i, name in enumerate(names)}

@@ -283,8 +283,11 @@ def _lay(hands, seat, mask, kind, out, row):
 
 
 @njit
-def _layings(hands, seat, mask, kind, joker_in_sets, set_draw_ends, out, out_len, row):
+def _layings(hands, seat, mask, kind, reading, out, out_len, row):
     """Write every distinct laying of a card set into ``out[row:]``; rows written.
+
+    ``reading = (joker_in_sets, set_draw_ends)``: the two rules that decide
+    how a card set may be laid.
 
     Each row holds the cards as laid and, in column ``LAY_KIND``, the kind
     it is laid as. A run gets one laying per placement of its spare jokers;
@@ -295,6 +298,7 @@ def _layings(hands, seat, mask, kind, joker_in_sets, set_draw_ends, out, out_len
     same two end cards as a run laying (in either order) offers the same
     cards, so it is listed once, as the run.
     """
+    joker_in_sets, set_draw_ends = reading
     length = POPCOUNT[mask]
     written = 0
     # a set and a run: three or more cards with one natural, where jokers may stand in

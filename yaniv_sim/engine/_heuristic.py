@@ -1,6 +1,7 @@
 """The heuristic policy family: when to call, what to discard, what to draw.
 
-One parameter vector (``pol[seat]``, indices ``H_*``) drives every decision;
+One policy record (``policy.call_at``, ... : the heuristic's fields of
+:func:`~yaniv_sim.policies.record_type`) drives every decision;
 ``docs/policies.md`` documents each parameter. A decision reads only what the
 seat may see: its own hand, the discard pile (the dead pile and the previous
 discard), how many cards each opponent holds, the cards each opponent took
@@ -57,18 +58,6 @@ from yaniv_sim.engine._layout import (
     PS_PREV_KIND,
     PS_PREV_N,
     PS_TURN,
-    R_ASSAF,
-    R_ASSAF_ADDS_HAND,
-    R_ASSAF_PENALTY,
-    R_DECKS,
-    R_JOKER_IN_SETS,
-    R_JOKERS,
-    R_LIMIT,
-    R_MILESTONES,
-    R_N_MILESTONES,
-    R_SET_DRAW_ENDS,
-    R_THEFT,
-    R_THRESHOLD,
 )
 from yaniv_sim.policies import (
     HEURISTIC,
@@ -77,40 +66,21 @@ from yaniv_sim.policies import (
     TABLE_CARDS,
 )
 
-# slots of the heuristic family's parameters, from their one declaration
-_H = HEURISTIC.slot
-H_CALL_AT = _H("call_at")
-H_FEW_CARDS = _H("few_cards")
-H_FEW_MARGIN = _H("few_margin")
-H_PICKUP_VALUE = _H("pickup_value")
-H_PICKUP_MARGIN = _H("pickup_margin")
-H_LATE_TURN = _H("late_turn")
-H_LATE_MARGIN = _H("late_margin")
-H_MAX_RISK = _H("max_risk")
-H_RISK_TABLE = _H("risk_table")
-H_RISK_AT = _H("risk_at")  # 16 slots: acceptable Assaf risk at own hand value 0..15
-H_SUSPICION = _H("suspicion")
-H_KEEP = _H("keep")
-H_PILE_AT = _H("pile_at")
-H_PILE_COMBO = _H("pile_combo")
-H_MILESTONE = _H("milestone")
-H_LIMIT_MARGIN = _H("limit_margin")
-H_PROTECT = _H("protect")
-H_TABLE = _H("table")  # 1: also consult the call table below
-H_HOLD_JOKERS = _H("hold_jokers")
-H_MILESTONE_WAIT = _H("milestone_wait")  # acceptable Assaf risk when being caught would land
-H_MILESTONE_SLACK = _H("milestone_slack")
-H_THEFT_MARGIN = _H("theft_margin")
 THEFT_NEAR = 3  # an opponent's guessed total within this of a milestone "could land"
-# call table: call (1) or wait (0) by own hand value 0..15, fewest cards an
-# opponent holds 1..7 and turn band (turns played: 0-9, 10-19, 20+)
-H_TABLE_BASE = _H("call_table")
-N_HEURISTIC_PARAMS = HEURISTIC.end
+# the call table (the ``call_table`` field): call (1) or wait (0) by own hand
+# value 0..15, fewest cards an opponent holds 1..7 and turn band (turns
+# played: 0-9, 10-19, 20+)
+H_TABLE_BASE = HEURISTIC.slot("call_table")
+
+
+def table_cell(value: int, fewest: int, band: int) -> int:
+    """Index of one cell in the ``call_table`` field."""
+    return (value * TABLE_CARDS + (fewest - 1)) * TABLE_BANDS + band
 
 
 def table_index(value: int, fewest: int, band: int) -> int:
-    """Parameter index of one call-table cell."""
-    return H_TABLE_BASE + (value * TABLE_CARDS + (fewest - 1)) * TABLE_BANDS + band
+    """Slot of one call-table cell in a heuristic's policy vector."""
+    return H_TABLE_BASE + table_cell(value, fewest, band)
 
 
 def _binomials(n_max: int = 120, k_max: int = 8) -> np.ndarray:
@@ -125,11 +95,11 @@ COMB = _binomials()  # COMB[n, k] = n choose k, for the unseen cards and a hand'
 
 
 @njit
-def _unseen_counts(seat, rp, view, counts):
+def _unseen_counts(seat, rules, view, counts):
     """Unseen cards by value (``counts[0..10]``) as ``seat`` sees them; their number."""
     hands, taken, hand_n, piles, pst = view
-    decks = rp[R_DECKS]
-    counts[0] = rp[R_JOKERS]
+    decks = rules.decks
+    counts[0] = rules.jokers
     for v in range(1, 10):
         counts[v] = 4 * decks
     counts[10] = 16 * decks
@@ -201,7 +171,7 @@ def _p_at_most(counts, unseen, draws, budget, ways):
 
 
 @njit
-def _assaf_risk(seat, value, rp, view, cand):
+def _assaf_risk(seat, value, rules, view, cand):
     """Estimated chance that calling now with ``value`` is met by an Assaf.
 
     Uses ``cand`` as scratch (the call is decided before any card set is
@@ -209,7 +179,7 @@ def _assaf_risk(seat, value, rp, view, cand):
     """
     hands, taken, hand_n, _, _ = view
     counts = cand[2]
-    unseen = _unseen_counts(seat, rp, view, counts)
+    unseen = _unseen_counts(seat, rules, view, counts)
     p_none = 1.0
     # opponents often share (unknown cards, budget): remember the last few answers
     memo_key = cand[2, 20:28]
@@ -249,16 +219,16 @@ def _assaf_risk(seat, value, rp, view, cand):
 
 
 @njit(inline="always")
-def _is_milestone(rp, total):
+def _is_milestone(rules, total):
     """Whether ``total`` is one of the rules' milestone totals."""
-    for m in range(rp[R_N_MILESTONES]):  # noqa: SIM110  (no generators in numba kernels)
-        if total == rp[R_MILESTONES + 2 * m]:
+    for m in range(rules.n_milestones):  # noqa: SIM110  (no generators in numba kernels)
+        if total == rules.milestones[m, 0]:
             return True
     return False
 
 
 @njit
-def _theft_pressure(seat, rp, totals, view, cand, penalty):
+def _theft_pressure(seat, rules, totals, view, cand, penalty):
     """Whether a landing at this round's end would charge a leader other than ``seat``.
 
     True when the seat's own Assaf would land on a milestone while an
@@ -275,10 +245,10 @@ def _theft_pressure(seat, rp, totals, view, cand, penalty):
     for o in range(seats):
         if o != seat and hand_n[o] > 0 and totals[o] < own:
             opponent_leads = True
-    if opponent_leads and _is_milestone(rp, own + penalty):
+    if opponent_leads and _is_milestone(rules, own + penalty):
         return True
     counts = cand[2]
-    unseen = _unseen_counts(seat, rp, view, counts)
+    unseen = _unseen_counts(seat, rules, view, counts)
     mean = 0.0
     for v in range(11):
         mean += v * counts[v]
@@ -289,8 +259,8 @@ def _theft_pressure(seat, rp, totals, view, cand, penalty):
         known, known_value = _known_cards(hands, taken, hand_n, o)
         guess = totals[o] + known_value + (hand_n[o] - known) * mean
         near = False
-        for m in range(rp[R_N_MILESTONES]):
-            if abs(guess - rp[R_MILESTONES + 2 * m]) <= THEFT_NEAR:
+        for m in range(rules.n_milestones):
+            if abs(guess - rules.milestones[m, 0]) <= THEFT_NEAR:
                 near = True
         if not near:
             continue
@@ -305,7 +275,7 @@ def _theft_pressure(seat, rp, totals, view, cand, penalty):
 
 
 @njit
-def _heuristic_call(pol, seat, rp, totals, hand_val, view, cand):
+def _heuristic_call(policy, seat, rules, totals, hand_val, view, cand):
     """Whether the heuristic at ``seat`` calls now (asked only when it may).
 
     ``view = (hands, taken, hand_n, piles, pst)``: the table's arrays, of
@@ -313,12 +283,12 @@ def _heuristic_call(pol, seat, rp, totals, hand_val, view, cand):
     """
     hands, taken, hand_n, _, pst = view
     value = hand_val[seat]
-    if not rp[R_ASSAF]:
+    if not rules.assaf:
         return True
-    penalty = rp[R_ASSAF_PENALTY] + (value if rp[R_ASSAF_ADDS_HAND] else 0)
-    if pol[seat, H_MILESTONE] > 0 and _is_milestone(rp, totals[seat] + penalty):
+    penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
+    if policy.milestone > 0 and _is_milestone(rules, totals[seat] + penalty):
         return True  # even an Assaf would land exactly on a milestone
-    call_at = min(pol[seat, H_CALL_AT], rp[R_THRESHOLD])
+    call_at = min(policy.call_at, rules.threshold)
     fewest = 99
     low_pickup = False
     for o in range(hand_n.shape[0]):
@@ -326,37 +296,37 @@ def _heuristic_call(pol, seat, rp, totals, hand_val, view, cand):
             continue
         fewest = min(fewest, hand_n[o])
         for i in range(hand_n[o]):
-            if taken[o, i] and VALUE[hands[o, i]] <= pol[seat, H_PICKUP_VALUE]:
+            if taken[o, i] and VALUE[hands[o, i]] <= policy.pickup_value:
                 low_pickup = True
-    if pol[seat, H_TABLE] > 0:
+    if policy.table > 0:
         # a cell of 1 calls, 0 waits, anything between defers to the rules below
         turn = pst[PS_TURN]
         band = 0 if turn < TABLE_BAND_EDGES[0] else (1 if turn < TABLE_BAND_EDGES[1] else 2)
-        cell = H_TABLE_BASE + (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
-        verdict = pol[seat, cell + band]
+        cell = (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
+        verdict = policy.call_table[cell + band]
         if verdict >= 1.0:
             return True
         if verdict <= 0.0:
             return False
-    if fewest <= pol[seat, H_FEW_CARDS]:
-        call_at -= pol[seat, H_FEW_MARGIN]
+    if fewest <= policy.few_cards:
+        call_at -= policy.few_margin
     if low_pickup:
-        call_at -= pol[seat, H_PICKUP_MARGIN]
-    if pol[seat, H_LATE_TURN] > 0 and pst[PS_TURN] >= pol[seat, H_LATE_TURN]:
-        call_at -= pol[seat, H_LATE_MARGIN]
-    if totals[seat] + penalty > rp[R_LIMIT]:
-        call_at -= pol[seat, H_LIMIT_MARGIN]
+        call_at -= policy.pickup_margin
+    if policy.late_turn > 0 and pst[PS_TURN] >= policy.late_turn:
+        call_at -= policy.late_margin
+    if totals[seat] + penalty > rules.limit:
+        call_at -= policy.limit_margin
     if (
-        rp[R_THEFT]
-        and pol[seat, H_THEFT_MARGIN] > 0
-        and _theft_pressure(seat, rp, totals, view, cand, penalty)
+        rules.theft
+        and policy.theft_margin > 0
+        and _theft_pressure(seat, rules, totals, view, cand, penalty)
     ):
-        call_at += pol[seat, H_THEFT_MARGIN]
+        call_at += policy.theft_margin
     if value > call_at:
         return False
-    if pol[seat, H_SUSPICION] > 0:
+    if policy.suspicion > 0:
         counts = cand[2]
-        unseen = _unseen_counts(seat, rp, view, counts)
+        unseen = _unseen_counts(seat, rules, view, counts)
         mean = 0.0
         for v in range(11):
             mean += v * counts[v]
@@ -365,17 +335,17 @@ def _heuristic_call(pol, seat, rp, totals, hand_val, view, cand):
             if o == seat or hand_n[o] == 0:
                 continue
             known, known_value = _known_cards(hands, taken, hand_n, o)
-            estimate = known_value + (hand_n[o] - known) * pol[seat, H_SUSPICION] * mean
+            estimate = known_value + (hand_n[o] - known) * policy.suspicion * mean
             if estimate <= value:
                 return False
-    acceptable = pol[seat, H_MAX_RISK]
-    if pol[seat, H_RISK_TABLE] > 0:
-        acceptable = min(acceptable, pol[seat, H_RISK_AT + min(value, 15)])
-    if value > 0 and pol[seat, H_MILESTONE_WAIT] < 1.0 and _is_milestone(rp, totals[seat] + value):
+    acceptable = policy.max_risk
+    if policy.risk_table > 0:
+        acceptable = min(acceptable, policy.risk_at[min(value, 15)])
+    if value > 0 and policy.milestone_wait < 1.0 and _is_milestone(rules, totals[seat] + value):
         # being caught with this hand would land on a milestone: worth waiting for
-        acceptable = min(acceptable, pol[seat, H_MILESTONE_WAIT])
+        acceptable = min(acceptable, policy.milestone_wait)
     if acceptable < 1.0:
-        risk = _assaf_risk(seat, value, rp, view, cand)
+        risk = _assaf_risk(seat, value, rules, view, cand)
         if risk > acceptable:
             return False
     return True
@@ -404,7 +374,7 @@ def _combo_potential(hands, seat, n, skip):
 
 
 @njit(inline="always")
-def _heuristic_discard(pol, seat, rp, t, n_sets):
+def _heuristic_discard(policy, seat, rules, t, n_sets):
     """Choose, lay and return the slot mask of the heuristic's discard.
 
     Score of a card set: its points plus ``keep`` times the combination
@@ -417,9 +387,9 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
     totals, hands, hand_n, hand_val = t.totals, t.hands, t.hand_n, t.hand_val
     piles, pst, cand, lay, lay_len = t.piles, t.pst, t.cand, t.lay, t.lay_len
     n = hand_n[seat]
-    keep = pol[seat, H_KEEP]
+    keep = policy.keep
     hold = False
-    if pol[seat, H_HOLD_JOKERS] > 0:
+    if policy.hold_jokers > 0:
         for i in range(n_sets):
             if cand[C_JOKERS, i] == 0:
                 hold = True  # a joker-free card set exists: keep the jokers
@@ -441,7 +411,7 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
         if better:
             best = i
             best_score = score
-    slack = pol[seat, H_MILESTONE_SLACK]
+    slack = policy.milestone_slack
     if slack > 0:
         # the highest-scoring set within the slack whose remaining hand would land
         aim = -1
@@ -450,7 +420,7 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
             if hold and cand[C_JOKERS, i] > 0:
                 continue
             left = hand_val[seat] - cand[C_POINTS, i]
-            if left <= 0 or not _is_milestone(rp, totals[seat] + left):
+            if left <= 0 or not _is_milestone(rules, totals[seat] + left):
                 continue
             score = float(cand[C_POINTS, i])
             if keep != 0.0:
@@ -461,8 +431,8 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
         if aim >= 0:
             best = aim
     mask = cand[C_MASK, best]
-    jis = rp[R_JOKER_IN_SETS] != 0
-    ends = rp[R_SET_DRAW_ENDS] != 0
+    jis = rules.joker_in_sets != 0
+    ends = rules.set_draw_ends != 0
     kind = _mask_kind(hands, seat, mask, jis)
     length = POPCOUNT[mask]
     # more than one laying: a set of 3+ under ends, or one natural card with
@@ -473,9 +443,9 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
     if kind == KIND_RUN:
         lo, hi = _run_span(hands, seat, mask)
         several = length > hi - lo + 1  # spare jokers: more than one placement
-    if pol[seat, H_PROTECT] > 0 and several:
+    if policy.protect > 0 and several:
         # lay so that the cards the next player may take are worth the most to hold
-        rows = _layings(hands, seat, mask, kind, jis, ends, lay, lay_len, 0)
+        rows = _layings(hands, seat, mask, kind, (jis, ends), lay, lay_len, 0)
         # fewest jokers among the takeable cards first, then the highest lowest one
         pick = 0
         pick_key = -1000
@@ -505,15 +475,15 @@ def _heuristic_discard(pol, seat, rp, t, n_sets):
 
 
 @njit(inline="always")
-def _heuristic_draw(pol, seat, rp, t):
+def _heuristic_draw(policy, seat, rules, t):
     """-1 for the stock, or the position of the previous discard's card to take."""
     hands, hand_n, piles, pst = t.hands, t.hand_n, t.piles, t.pst
     prev_n = pst[PS_PREV_N]
     if prev_n == 0:
         return -1
-    bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rp[R_SET_DRAW_ENDS] != 0)
-    pile_at = pol[seat, H_PILE_AT]
-    combo = pol[seat, H_PILE_COMBO] > 0
+    bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rules.set_draw_ends != 0)
+    pile_at = policy.pile_at
+    combo = policy.pile_combo > 0
     best = -1
     best_value = 99
     while bits:

@@ -1,8 +1,11 @@
-"""Integer layouts shared by the kernels: rule parameters, outcomes, log rows.
+"""What the kernels share: the rules as a record, and the layouts of outcomes and log rows.
 
-A :class:`~yaniv_sim.rules.Rules` reaches the kernels as one ``int64`` vector
-(``rp``, indexed by the ``R_*`` constants) and an ``int64`` array of milestones
-of shape ``(m, 2)``. Nothing else about the rules crosses the numba boundary.
+A :class:`~yaniv_sim.rules.Rules` reaches the kernels as one record of the
+numpy type :data:`RULES` (numba reads its fields by name: ``rules.threshold``,
+``rules.milestones[m, 0]``), made by :func:`rule_record` for a table size.
+Each field is declared once, in :data:`RULE_FIELDS`, with its meaning and
+how it is read off the rules. Nothing else about the rules crosses the numba
+boundary.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from yaniv_sim.cards import N_NATURAL
-from yaniv_sim.rules import Rules
+from yaniv_sim.rules import MAX_MILESTONES, Rules
 
 # hand slots: hand_size is at most 7; a hand never holds more than that
 MAX_HAND = 8
@@ -22,28 +25,38 @@ MAX_LAYINGS = 2048
 LAY_WIDTH = MAX_HAND
 LAY_KIND = LAY_WIDTH - 1
 
-# rule parameter vector
-R_THRESHOLD = 0
-R_ASSAF = 1
-R_ASSAF_PENALTY = 2
-R_ASSAF_ADDS_HAND = 3
-R_ASSAF_WINNER = 4  # 0 zero, 1 hand, 2 all_zero
-R_JOKER_IN_SETS = 5
-R_SET_DRAW_ENDS = 6
-R_LIMIT = 7
-R_STARTER_WINNER = 8
-R_SLAPDOWN = 9
-R_THEFT = 10
-R_HAND_SIZE = 11
-R_EMPTY_STOCK_ENDS = 12
-R_MAX_TURNS = 13
-R_MAX_ROUNDS = 14
-R_DECK_SIZE = 15
-R_DECKS = 16
-R_JOKERS = 17  # jokers in the whole deck
-R_N_MILESTONES = 18
-N_RULE_PARAMS = 19
-R_MILESTONES = N_RULE_PARAMS  # then (total, new total) pairs, for the policies
+# the rules as the kernels read them: name, meaning, and the value for
+# (rules, decks dealt); every field is an int64 (flags are 0 or 1)
+RULE_FIELDS = (
+    ("threshold", "a call needs a hand worth at most this", lambda r, d: r.threshold),
+    ("assaf", "1: a lower or equal hand catches the caller", lambda r, d: r.assaf),
+    ("assaf_penalty", "points a caught caller takes", lambda r, d: r.assaf_penalty),
+    ("assaf_adds_hand", "1: a caught caller also scores the hand", lambda r, d: r.assaf_adds_hand),
+    ("assaf_winner", "what the catcher scores: 0 zero, 1 own hand, 2 everyone zero",
+     lambda r, d: ASSAF_WINNER_CODES[r.assaf_winner_scores]),
+    ("joker_in_sets", "1: a joker may stand in a set", lambda r, d: r.joker_in_sets),
+    ("set_draw_ends", "1: only a set's end cards may be taken", lambda r, d: r.set_draw == "ends"),
+    ("limit", "a total above this puts a player out", lambda r, d: r.limit),
+    ("starter_winner", "1: the round's winner starts the next round",
+     lambda r, d: r.starter == "winner"),
+    ("slapdown", "1: a drawn card matching the discard may be slapped down",
+     lambda r, d: r.slapdown),
+    ("theft", "1: landing on a milestone charges the leader", lambda r, d: r.milestone_theft),
+    ("hand_size", "cards dealt to each player", lambda r, d: r.hand_size),
+    ("empty_stock_ends", "1: the round ends when the stock runs out, else the pile is reshuffled",
+     lambda r, d: r.empty_stock == "end_round"),
+    ("max_turns", "turns after which a round is void", lambda r, d: r.max_turns),
+    ("max_rounds", "rounds after which a game stops", lambda r, d: r.max_rounds),
+    ("decks", "decks dealt", lambda r, d: d),
+    ("jokers", "jokers in the whole deck", lambda r, d: d * r.jokers_per_deck),
+    ("deck_size", "cards in the whole deck", lambda r, d: d * (N_NATURAL + r.jokers_per_deck)),
+    ("n_milestones", "rows of milestones in use", lambda r, d: len(r.milestones)),
+)  # fmt: skip
+RULES = np.dtype(
+    [(name, np.int64) for name, _, _ in RULE_FIELDS]
+    + [("milestones", np.int64, (MAX_MILESTONES, 2))],  # (exact total, new total) rows
+    align=True,
+)
 
 ASSAF_WINNER_CODES = {"zero": 0, "hand": 1, "all_zero": 2}
 THEFT_CHARGE = 30
@@ -124,44 +137,18 @@ ACTION_CALL = 1
 ACTION_SLAPDOWN = 2
 
 
-def rule_params(rules: Rules, players: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel form of ``rules`` for a table of ``players`` players.
+def rule_record(rules: Rules, players: int | None) -> np.void:
+    """The kernel form of ``rules`` for a table of ``players`` players: one :data:`RULES` record.
 
     With ``players=None`` (for questions about one hand, where no table is
     dealt) the deck fields assume one deck unless the rules fix two.
-
-    Returns
-    -------
-    rp : numpy.ndarray
-        ``int64`` vector: ``N_RULE_PARAMS`` fields, then the milestones as
-        (total, new total) pairs.
-    milestones : numpy.ndarray
-        ``int64`` array of shape ``(m, 2)``: exact total, new total.
     """
     if players is None:
         decks = 2 if rules.decks == 2 else 1
     else:
         decks = rules.decks_for(players)
-    rp = np.zeros(N_RULE_PARAMS + 2 * len(rules.milestones), np.int64)
-    rp[R_THRESHOLD] = rules.threshold
-    rp[R_ASSAF] = rules.assaf
-    rp[R_ASSAF_PENALTY] = rules.assaf_penalty
-    rp[R_ASSAF_ADDS_HAND] = rules.assaf_adds_hand
-    rp[R_ASSAF_WINNER] = ASSAF_WINNER_CODES[rules.assaf_winner_scores]
-    rp[R_JOKER_IN_SETS] = rules.joker_in_sets
-    rp[R_SET_DRAW_ENDS] = rules.set_draw == "ends"
-    rp[R_LIMIT] = rules.limit
-    rp[R_STARTER_WINNER] = rules.starter == "winner"
-    rp[R_SLAPDOWN] = rules.slapdown
-    rp[R_THEFT] = rules.milestone_theft
-    rp[R_HAND_SIZE] = rules.hand_size
-    rp[R_EMPTY_STOCK_ENDS] = rules.empty_stock == "end_round"
-    rp[R_MAX_TURNS] = rules.max_turns
-    rp[R_MAX_ROUNDS] = rules.max_rounds
-    rp[R_DECKS] = decks
-    rp[R_JOKERS] = decks * rules.jokers_per_deck
-    rp[R_DECK_SIZE] = decks * (N_NATURAL + rules.jokers_per_deck)
-    milestones = np.array(rules.milestones, dtype=np.int64).reshape(-1, 2)
-    rp[R_N_MILESTONES] = len(milestones)
-    rp[R_MILESTONES:] = milestones.ravel()
-    return rp, milestones
+    record = np.zeros(1, RULES)[0]
+    for name, _, value in RULE_FIELDS:
+        record[name] = int(value(rules, decks))
+    record["milestones"][: len(rules.milestones)] = np.reshape(rules.milestones, (-1, 2))
+    return record

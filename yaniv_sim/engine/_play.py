@@ -10,13 +10,16 @@ and played on from there; :func:`_play_round` deals and plays on from the
 first turn. Rounds, games, call-or-wait branches and duplicate comparisons
 all play through :func:`_play_on`.
 
-``rp`` and ``milestones`` are the rule arrays of
-:func:`~yaniv_sim.engine._layout.rule_params`; ``pol`` the policy matrix
-``float64[seats, N_POLICY_PARAMS]``; ``out`` a
+``rules`` is the :data:`~yaniv_sim.engine._layout.RULES` record of
+:func:`~yaniv_sim.engine._layout.rule_record`; ``pol`` the policy records
+(one per seat) of :func:`~yaniv_sim.engine._policy.policy_records`; ``t`` a
+:class:`~yaniv_sim.engine._table.Table`; ``out`` a
 :class:`~yaniv_sim.engine._table.RoundOut` and ``row`` its row.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,16 +67,6 @@ from yaniv_sim.engine._layout import (
     PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
-    R_DECK_SIZE,
-    R_DECKS,
-    R_EMPTY_STOCK_ENDS,
-    R_HAND_SIZE,
-    R_JOKER_IN_SETS,
-    R_JOKERS,
-    R_MAX_ROUNDS,
-    R_MAX_TURNS,
-    R_SLAPDOWN,
-    R_THRESHOLD,
     S_CALLER,
     S_CALLER_VALUE,
     S_OUTCOME,
@@ -109,11 +102,26 @@ def _no_force():
     return (np.int64(-1), np.int64(0))
 
 
+class GamePlan(NamedTuple):
+    """What :func:`_play_game` plays: rounds of one game, where they write, what is forced."""
+
+    seed: np.int64
+    game: np.int64
+    first: np.int64  # the first round to play (from 0: totals and seats reset)
+    starter: np.int64  # who plays first in round ``first``
+    last: np.int64  # the last round to play, at most
+    force_turn: np.int64  # a call decision forced in round ``first`` (-1: none) ...
+    force_call: np.int64  # ... to this (1 call, 0 wait)
+    keep: np.int64  # 1: round r writes row base + r; 0: round first row 0, later ones row 1
+    base: np.int64
+
+
 @njit(inline="always")
-def _plan(seed, game, first, starter, last, force_turn, force_call, keep, base):
-    """A :func:`_play_game` plan as plain int64s (see there)."""
-    return (np.int64(seed), np.int64(game), np.int64(first), np.int64(starter), np.int64(last),
-            np.int64(force_turn), np.int64(force_call), np.int64(keep), np.int64(base))  # fmt: skip
+def _plan(seed, game, first, starter, last, force, keep, base):
+    """A :class:`GamePlan` of plain int64s; ``force = (turn, call)`` as in :func:`_play_on`."""
+    return GamePlan(np.int64(seed), np.int64(game), np.int64(first), np.int64(starter),
+                    np.int64(last), np.int64(force[0]), np.int64(force[1]), np.int64(keep),
+                    np.int64(base))  # fmt: skip
 
 
 @njit
@@ -140,7 +148,7 @@ def _log_step(log, row, action, seat, t, drawn, source, reshuffled):
 
 
 @njit(inline="always")
-def _deal(rp, t, starter, keys):
+def _deal(rules, t, starter, keys):
     """Seed the round's streams from ``keys = (seed, game, round)``, shuffle, deal, turn up.
 
     Every seat in (``t.alive``) gets ``hand_size`` cards, one at a time from
@@ -148,11 +156,11 @@ def _deal(rp, t, starter, keys):
     """
     _seed_round_streams(t.rng, keys[0], keys[1], keys[2])
     piles, pst = t.piles, t.pst
-    naturals = rp[R_DECKS] * N_NATURAL
-    size = rp[R_DECK_SIZE]
+    naturals = rules.decks * N_NATURAL
+    size = rules.deck_size
     for i in range(naturals):
         piles[STOCK, i] = i
-    for j in range(rp[R_JOKERS]):
+    for j in range(rules.jokers):
         piles[STOCK, naturals + j] = JOKER_BASE + j
     _shuffle(piles[STOCK], size, t.rng, 0)
     top = size
@@ -160,7 +168,7 @@ def _deal(rp, t, starter, keys):
     for s in range(seats):
         t.hand_n[s] = 0
         t.hand_val[s] = 0
-    for _ in range(rp[R_HAND_SIZE]):
+    for _ in range(rules.hand_size):
         s = starter
         for _k in range(seats):
             if t.alive[s]:
@@ -231,7 +239,7 @@ def _discard(t, seat, mask):
 
 
 @njit(inline="always")
-def _draw(rp, t, seat, source):
+def _draw(rules, t, seat, source):
     """``seat`` draws: from the stock (``source`` -1) or card ``source`` of the previous discard.
 
     An empty stock is rebuilt from every card under the discard just laid
@@ -245,7 +253,7 @@ def _draw(rp, t, seat, source):
     reshuffled = 0
     if source < 0:
         if pst[PS_STOCK_N] == 0:
-            if rp[R_EMPTY_STOCK_ENDS]:
+            if rules.empty_stock_ends:
                 return -1, 0
             dead_n = pst[PS_DEAD_N]
             prev_n = pst[PS_PREV_N]
@@ -292,7 +300,7 @@ def _pass_turn(t):
 
 
 @njit(inline="always")
-def _finish_round(rp, t, caller, slapped, void, out, row):
+def _finish_round(rules, t, caller, slapped, void, out, row):
     """Score the round into row ``row`` of ``out`` (summary, final hand values, scores)."""
     alive = t.alive
     seats = alive.shape[0]
@@ -305,7 +313,7 @@ def _finish_round(rp, t, caller, slapped, void, out, row):
         outcome = OUT_VOID
         winner = -1
     else:
-        outcome, winner = _score_round(values[row], alive, caller, slapped, rp, scores[row])
+        outcome, winner = _score_round(values[row], alive, caller, slapped, rules, scores[row])
     summary[row, S_OUTCOME] = outcome
     summary[row, S_CALLER] = caller
     summary[row, S_CALLER_VALUE] = values[row, caller] if caller >= 0 else -1
@@ -316,13 +324,13 @@ def _finish_round(rp, t, caller, slapped, void, out, row):
 
 
 @njit
-def _play_on(rp, pol, t, out, row, stop_turn, force):
+def _play_on(rules, pol, t, out, row, stop_turn, force):
     """Play the round on from the position the table holds, to its end.
 
     Parameters
     ----------
-    rp : int64 rule vector
-    pol : float64[seats, N_POLICY_PARAMS]
+    rules : RULES record
+    pol : policy records[seats]
     t : Table
         The position: whose turn (``pst[PS_SEAT]``), the turn, every hand,
         pile and stream. Changed in place as the round is played.
@@ -350,9 +358,9 @@ def _play_on(rp, pol, t, out, row, stop_turn, force):
     record = log.shape[0] > 0
     decisions = out.dec.shape[0] > 0
     rows = 0
-    threshold = rp[R_THRESHOLD]
-    jis = rp[R_JOKER_IN_SETS] != 0
-    max_turns = rp[R_MAX_TURNS]
+    threshold = rules.threshold
+    jis = rules.joker_in_sets != 0
+    max_turns = rules.max_turns
     seat = pst[PS_SEAT]
     caller = -1
     slapped = False
@@ -364,7 +372,7 @@ def _play_on(rp, pol, t, out, row, stop_turn, force):
         pst[PS_SEAT] = seat
         calls = False
         if t.hand_val[seat] <= threshold:
-            calls = _wants_call(pol, seat, rp, t)
+            calls = _wants_call(pol, seat, rules, t)
             if pst[PS_TURN] == force[0]:
                 calls = force[1] == 1
             if decisions:
@@ -376,10 +384,10 @@ def _play_on(rp, pol, t, out, row, stop_turn, force):
                 rows += 1
             break
         n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
-        mask = _choose_discard(pol, seat, rp, t, n_sets)
+        mask = _choose_discard(pol, seat, rules, t, n_sets)
         _discard(t, seat, mask)
-        source = _choose_draw(pol, seat, rp, t)
-        card, reshuffled = _draw(rp, t, seat, source)
+        source = _choose_draw(pol, seat, rules, t)
+        card, reshuffled = _draw(rules, t, seat, source)
         if card < 0:  # the stock ran out and the rules end the round
             _pass_turn(t)
             if record:
@@ -390,7 +398,7 @@ def _play_on(rp, pol, t, out, row, stop_turn, force):
         if record:
             _log_step(log, rows, ACTION_TURN, seat, t, card, 1 if source >= 0 else 0, reshuffled)
             rows += 1
-        if rp[R_SLAPDOWN] and t.hand_val[seat] == 0 and _wants_slapdown(pol, seat, rp, t):
+        if rules.slapdown and t.hand_val[seat] == 0 and _wants_slapdown(pol, seat, rules, t):
             caller = seat
             slapped = True
             if record:
@@ -401,19 +409,19 @@ def _play_on(rp, pol, t, out, row, stop_turn, force):
             void = True
             break
         seat = _next_alive(t.alive, seat)
-    _finish_round(rp, t, caller, slapped, void, out, row)
+    _finish_round(rules, t, caller, slapped, void, out, row)
     return rows
 
 
 @njit
-def _play_round(rp, pol, t, keys, starter, out, row, force):
+def _play_round(rules, pol, t, keys, starter, out, row, force):
     """Deal round ``keys = (seed, game, round)`` with ``starter`` first, and play it out.
 
     ``t.alive`` and ``t.totals`` say who is in and their totals before the
     round (policies may read them). See :func:`_play_on` for the rest.
     """
-    _deal(rp, t, starter, keys)
-    return _play_on(rp, pol, t, out, row, np.int64(-1), force)
+    _deal(rules, t, starter, keys)
+    return _play_on(rules, pol, t, out, row, np.int64(-1), force)
 
 
 def new_game_scratch(seats: int):
@@ -430,12 +438,12 @@ def new_game_scratch(seats: int):
 
 
 @njit
-def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
+def _play_game(rules, pol, t, plan, game_out, scratch):
     """Play a game's rounds ``first .. last`` (or until it has a winner): the one game loop.
 
     Parameters
     ----------
-    plan : (seed, game, first, starter, last, force_turn, force_call, keep, base)
+    plan : GamePlan
         Round ``first`` is dealt with ``starter`` to play first; from round 0
         the totals and seats are reset, else ``t.totals`` and ``t.alive``
         carry on. ``(force_turn, force_call)`` forces a call decision in
@@ -470,31 +478,31 @@ def _play_game(rp, milestones, pol, t, plan, game_out, scratch):
     winner = -1
     rounds = first
     dec_n = out.dec_n
-    for r in range(first, min(last + 1, rp[R_MAX_ROUNDS])):
+    for r in range(first, min(last + 1, rules.max_rounds)):
         row = base + r if keep else (0 if r == first else 1)
         force = (force_turn, force_call) if r == first else _no_force()
         first_dec = dec_n[0]
-        _play_round(rp, pol, t, (seed, game, r), starter, out, row, force)
+        _play_round(rules, pol, t, (seed, game, r), starter, out, row, force)
         for d in range(first_dec, min(dec_n[0], dec_round.shape[0])):
             dec_round[d] = r
-        winner = _settle(totals, out.scores[row], alive, rp, milestones, landed[row], charges)
+        winner = _settle(totals, out.scores[row], alive, rules, landed[row], charges)
         for s in range(seats):
             round_totals[row, s] = totals[s]
             round_alive[row, s] = alive[s]
         rounds = r + 1
         if winner >= 0:
             break
-        starter = _next_starter(rp, starter, out.summary[row, S_WINNER], alive)
+        starter = _next_starter(rules, starter, out.summary[row, S_WINNER], alive)
     return rounds, winner
 
 
 def whole_game(seed: int, game: int, max_rounds: int):
     """The plan of :func:`_play_game` for a whole game, every round kept (from Python)."""
-    return _plan.py_func(seed, game, 0, 0, max_rounds, -1, 0, 1, 0)
+    return _plan.py_func(seed, game, 0, 0, max_rounds, (-1, 0), 1, 0)
 
 
 @njit
-def _play_rounds(rp, pol, seed, first, count, t, out):
+def _play_rounds(rules, pol, seed, first, count, t, out):
     """Play ``count`` independent rounds ``first .. first + count - 1`` of game 0.
 
     The seats in ``t.alive`` play, with running totals ``t.totals``; round
@@ -507,5 +515,5 @@ def _play_rounds(rp, pol, seed, first, count, t, out):
         starter = r % seats
         if not t.alive[starter]:
             starter = _next_alive(t.alive, starter)
-        _play_round(rp, pol, t, (seed, np.int64(0), r), starter, out, i, _no_force())
+        _play_round(rules, pol, t, (seed, np.int64(0), r), starter, out, i, _no_force())
     return count

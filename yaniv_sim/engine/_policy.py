@@ -1,14 +1,25 @@
-"""The policy kernel: one function per decision, driven by a parameter vector.
+"""The policy kernel: one function per decision, reading each seat's policy record.
 
-A table's policies are a ``float64`` array ``pol`` of shape
-``(seats, N_POLICY_PARAMS)``; ``pol[seat, P_KIND]`` picks the rule family and
-the other entries are its parameters. A policy sees only what its seat may
+A table's policies reach the kernels as an array ``pol`` of policy records,
+one per seat (:func:`policy_records`: a view of the ``float64[seats,
+N_POLICY_PARAMS]`` policy matrix through :func:`~yaniv_sim.policies.record_type`);
+``pol[seat].kind`` picks the rule family, the other fields are its
+parameters (``pol[seat].call_at``). A policy sees only what its seat may
 see: its own hand, the discard pile, how many cards each opponent holds and
 which cards each opponent took from the pile (the ``taken`` flags), the turn
 and the running totals. Its randomness is its own stream, ``1 + seat``.
 
-Every decision function takes ``(pol, seat, rp, t)``: the policy matrix,
-the seat deciding, the rule vector and the :class:`~yaniv_sim.engine._table.Table`.
+A table where every seat plays max-shed, the family without parameters,
+passes ``pol = None`` instead. numba compiles a kernel once per argument
+type and drops a branch on ``pol is None`` before typing, so the kernels
+compiled for such tables hold no code of the other families (which compile
+slowly); kernels above the decisions need nothing for this, a ``None``
+passed down selects their light copy by itself.
+
+Every decision function takes ``(pol, seat, rules, t)``: the policy records
+(or ``None``), the seat deciding, the
+:data:`~yaniv_sim.engine._layout.RULES` record and the
+:class:`~yaniv_sim.engine._table.Table`.
 
 Families
 --------
@@ -19,13 +30,15 @@ Families
     distinct card sets left (a card set that is both a set and a run is laid
     as a set); always draw from the stock.
 ``KIND_RANDOM`` (``random``)
-    A test device: calls with probability ``P_CALL_PROB`` when it may, lays a
+    A test device: calls with probability ``call`` when it may, lays a
     uniformly random legal laying (of either reading, for a card set that is
     both a set and a run), and takes a uniformly random takeable card
-    of the previous discard with probability ``P_PILE_PROB``.
+    of the previous discard with probability ``pile``.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from yaniv_sim._numba import njit
 from yaniv_sim.engine._discards import (
@@ -38,62 +51,63 @@ from yaniv_sim.engine._discards import (
     _mask_kind,
     _takeable_bits,
 )
-from yaniv_sim.engine._heuristic import (
-    N_HEURISTIC_PARAMS,
-    _heuristic_call,
-    _heuristic_discard,
-    _heuristic_draw,
-)
-from yaniv_sim.engine._layout import (
-    CUR,
-    LAY_KIND,
-    PS_CUR_KIND,
-    PS_CUR_N,
-    PS_PREV_KIND,
-    PS_PREV_N,
-    R_JOKER_IN_SETS,
-    R_SET_DRAW_ENDS,
-)
+from yaniv_sim.engine._heuristic import _heuristic_call, _heuristic_discard, _heuristic_draw
+from yaniv_sim.engine._layout import CUR, LAY_KIND, PS_CUR_KIND, PS_CUR_N, PS_PREV_KIND, PS_PREV_N
 from yaniv_sim.engine._rng import _below, _uniform
-from yaniv_sim.policies import HEURISTIC, MAX_SHED, RANDOM, SLOT_KIND
+from yaniv_sim.policies import HEURISTIC, MAX_SHED, N_SLOTS, RANDOM, SLOT_KIND, record_type
 
-N_POLICY_PARAMS = N_HEURISTIC_PARAMS  # the largest family: the heuristic and its call table
+N_POLICY_PARAMS = N_SLOTS
 P_KIND = SLOT_KIND
-P_CALL_PROB = RANDOM.slot("call")
-P_PILE_PROB = RANDOM.slot("pile")
 
 KIND_MAX_SHED = MAX_SHED.kind
 KIND_RANDOM = RANDOM.kind
 KIND_HEURISTIC = HEURISTIC.kind
 
-# Whether the decision functions may dispatch to the heuristic family and to
-# the random test device. numba reads these at compile time and drops a branch
-# where its flag is False: :mod:`yaniv_sim.engine._variants` builds such copies
-# of the kernels for max-shed-only runs, which then compile neither.
-HEURISTICS = True
-RANDOM_POLICY = True
+POLICY = record_type(frozenset({HEURISTIC.name, RANDOM.name}))  # one seat's policy record
+
+
+def policy_records(pol: np.ndarray) -> np.ndarray | None:
+    """The policy records of a policy matrix ``float64[..., N_POLICY_PARAMS]`` (a view).
+
+    ``None`` when every seat plays max-shed (see the module's notes).
+    """
+    pol = np.ascontiguousarray(pol, dtype=np.float64)
+    if pol.shape[-1] != N_POLICY_PARAMS:
+        raise ValueError(f"a policy matrix has {N_POLICY_PARAMS} columns, not {pol.shape[-1]}")
+    if (pol[..., P_KIND] == KIND_MAX_SHED).all():
+        return None
+    return pol.view(POLICY).reshape(pol.shape[:-1])
 
 
 @njit(inline="always")
-def _wants_call(pol, seat, rp, t):
+def _rotation(pols, q):
+    """The policy records of rotation ``q`` of a stack (``None`` stays ``None``)."""
+    if pols is None:
+        return None
+    return pols[q]
+
+
+@njit(inline="always")
+def _wants_call(pol, seat, rules, t):
     """Whether ``seat`` calls Yaniv now (asked only when the call is legal)."""
-    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_RANDOM:
-            return _uniform(t.rng, 1 + seat) < pol[seat, P_CALL_PROB]
-    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_HEURISTIC:
-            view = (t.hands, t.taken, t.hand_n, t.piles, t.pst)
-            return _heuristic_call(pol, seat, rp, t.totals, t.hand_val, view, t.cand)
+    if pol is None:
+        return True
+    policy = pol[seat]
+    if policy.kind == KIND_RANDOM:
+        return _uniform(t.rng, 1 + seat) < policy.call
+    if policy.kind == KIND_HEURISTIC:
+        view = (t.hands, t.taken, t.hand_n, t.piles, t.pst)
+        return _heuristic_call(policy, seat, rules, t.totals, t.hand_val, view, t.cand)
     return True
 
 
 @njit(inline="always")
-def _wants_slapdown(pol, seat, rp, t):
+def _wants_slapdown(pol, seat, rules, t):
     """Whether ``seat`` slaps down (asked only when it may)."""
-    rng = t.rng
-    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_RANDOM:
-            return _uniform(rng, 1 + seat) < pol[seat, P_CALL_PROB]
+    if pol is None:
+        return True
+    if pol[seat].kind == KIND_RANDOM:
+        return _uniform(t.rng, 1 + seat) < pol[seat].call
     return True
 
 
@@ -129,61 +143,73 @@ def _max_shed_pick(cand, n_sets, rng, seat):
 
 
 @njit(inline="always")
-def _choose_discard(pol, seat, rp, t, n_sets):
-    """Choose ``seat``'s discard among the ``n_sets`` card sets in ``cand``.
+def _random_discard(seat, rules, t, n_sets):
+    """The random device's discard: a uniformly random laying of any card set."""
+    hands, piles, pst, cand = t.hands, t.piles, t.pst, t.cand
+    lay, lay_len = t.lay, t.lay_len
+    jis = rules.joker_in_sets != 0
+    reading = (jis, rules.set_draw_ends != 0)
+    rows = 0
+    for i in range(n_sets):
+        mask = cand[C_MASK, i]
+        cand[C_POINTS, i] = rows  # reused: first laying row of card set i
+        kind = _mask_kind(hands, seat, mask, jis)
+        rows += _layings(hands, seat, mask, kind, reading, lay, lay_len, rows)
+    r = _below(t.rng, 1 + seat, rows)
+    i = n_sets - 1
+    while cand[C_POINTS, i] > r:
+        i -= 1
+    mask = cand[C_MASK, i]
+    for p in range(lay_len[r]):
+        piles[CUR, p] = lay[r, p]
+    pst[PS_CUR_N] = lay_len[r]
+    pst[PS_CUR_KIND] = lay[r, LAY_KIND]
+    return mask
+
+
+@njit(inline="always")
+def _choose_discard(pol, seat, rules, t, n_sets):
+    """Choose ``seat``'s discard among the ``n_sets`` card sets in ``t.cand``.
 
     Lays it into ``piles[CUR]``, sets ``pst[PS_CUR_N]`` and
     ``pst[PS_CUR_KIND]``, and returns its slot mask.
     """
+    if pol is not None:
+        if pol[seat].kind == KIND_HEURISTIC:
+            return _heuristic_discard(pol[seat], seat, rules, t, n_sets)
+        if pol[seat].kind == KIND_RANDOM:
+            return _random_discard(seat, rules, t, n_sets)
     hands, piles, pst, cand = t.hands, t.piles, t.pst, t.cand
-    rng, lay, lay_len = t.rng, t.lay, t.lay_len
-    jis = rp[R_JOKER_IN_SETS] != 0
-    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_discard(pol, seat, rp, t, n_sets)
-    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_RANDOM:
-            rows = 0
-            for i in range(n_sets):
-                mask = cand[C_MASK, i]
-                cand[C_POINTS, i] = rows  # reused: first laying row of card set i
-                kind = _mask_kind(hands, seat, mask, jis)
-                rows += _layings(
-                    hands, seat, mask, kind, jis, rp[R_SET_DRAW_ENDS] != 0, lay, lay_len, rows
-                )
-            r = _below(rng, 1 + seat, rows)
-            i = n_sets - 1
-            while cand[C_POINTS, i] > r:
-                i -= 1
-            mask = cand[C_MASK, i]
-            for p in range(lay_len[r]):
-                piles[CUR, p] = lay[r, p]
-            pst[PS_CUR_N] = lay_len[r]
-            pst[PS_CUR_KIND] = lay[r, LAY_KIND]
-            return mask
-    mask = cand[C_MASK, _max_shed_pick(cand, n_sets, rng, seat)]
-    kind = _mask_kind(hands, seat, mask, jis)
+    mask = cand[C_MASK, _max_shed_pick(cand, n_sets, t.rng, seat)]
+    kind = _mask_kind(hands, seat, mask, rules.joker_in_sets != 0)
     pst[PS_CUR_N] = _lay(hands, seat, mask, kind, piles, CUR)
     pst[PS_CUR_KIND] = kind
     return mask
 
 
 @njit(inline="always")
-def _choose_draw(pol, seat, rp, t):
-    """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
+def _random_draw(policy, seat, rules, t):
+    """The random device's draw: a takeable card with probability ``pile``, else the stock."""
     pst, rng = t.pst, t.rng
-    if HEURISTICS:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_HEURISTIC:
-            return _heuristic_draw(pol, seat, rp, t)
-    if RANDOM_POLICY:  # noqa: SIM102  (a bare global test, so numba can drop the branch)
-        if pol[seat, P_KIND] == KIND_RANDOM:
-            prev_n = pst[PS_PREV_N]
-            if prev_n > 0 and _uniform(rng, 1 + seat) < pol[seat, P_PILE_PROB]:
-                bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rp[R_SET_DRAW_ENDS] != 0)
-                pick = _below(rng, 1 + seat, POPCOUNT[bits])
-                for p in range(prev_n):
-                    if (bits >> p) & 1:
-                        if pick == 0:
-                            return p
-                        pick -= 1
+    prev_n = pst[PS_PREV_N]
+    if prev_n > 0 and _uniform(rng, 1 + seat) < policy.pile:
+        bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rules.set_draw_ends != 0)
+        pick = _below(rng, 1 + seat, POPCOUNT[bits])
+        for p in range(prev_n):
+            if (bits >> p) & 1:
+                if pick == 0:
+                    return p
+                pick -= 1
+    return -1
+
+
+@njit(inline="always")
+def _choose_draw(pol, seat, rules, t):
+    """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
+    if pol is None:
+        return -1
+    if pol[seat].kind == KIND_HEURISTIC:
+        return _heuristic_draw(pol[seat], seat, rules, t)
+    if pol[seat].kind == KIND_RANDOM:
+        return _random_draw(pol[seat], seat, rules, t)
     return -1

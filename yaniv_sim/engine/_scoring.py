@@ -14,13 +14,6 @@ from yaniv_sim.engine._layout import (
     OUT_SLAPDOWN,
     OUT_STOCK_OUT,
     OUT_YANIV,
-    R_ASSAF,
-    R_ASSAF_ADDS_HAND,
-    R_ASSAF_PENALTY,
-    R_ASSAF_WINNER,
-    R_LIMIT,
-    R_STARTER_WINNER,
-    R_THEFT,
     THEFT_CHARGE,
 )
 
@@ -40,7 +33,7 @@ def _next_alive(alive, seat):
 
 
 @njit
-def _score_round(values, alive, caller, slapdown, rp, scores):
+def _score_round(values, alive, caller, slapdown, rules, scores):
     """Score one round into ``scores``; return ``(outcome, round winner)``.
 
     Parameters
@@ -53,7 +46,7 @@ def _score_round(values, alive, caller, slapdown, rp, scores):
         without a call (the stock ran out), when everyone scores their hand.
     slapdown : bool
         The caller slapped down (hand of value 0 right after a draw).
-    rp : int64 rule vector
+    rules : int64 rule vector
     scores : int64[seats], written
 
     Returns
@@ -76,9 +69,9 @@ def _score_round(values, alive, caller, slapdown, rp, scores):
     for o in range(seats):
         if alive[o] and o != caller and values[o] < lowest:
             lowest = values[o]
-    if not rp[R_ASSAF] or lowest > c:
+    if not rules.assaf or lowest > c:
         return OUT_YANIV, caller
-    scores[caller] = rp[R_ASSAF_PENALTY] + (c if rp[R_ASSAF_ADDS_HAND] else 0)
+    scores[caller] = rules.assaf_penalty + (c if rules.assaf_adds_hand else 0)
     winner = -1
     o = caller
     for _ in range(seats - 1):
@@ -86,15 +79,15 @@ def _score_round(values, alive, caller, slapdown, rp, scores):
         if alive[o] and values[o] == lowest:
             if winner < 0:
                 winner = o
-            if rp[R_ASSAF_WINNER] == 0:
+            if rules.assaf_winner == 0:
                 scores[o] = 0
-        if alive[o] and rp[R_ASSAF_WINNER] == 2:
+        if alive[o] and rules.assaf_winner == 2:
             scores[o] = 0
     return OUT_ASSAF, winner
 
 
 @njit
-def _settle(totals, scores, alive, rp, milestones, landed, charges):
+def _settle(totals, scores, alive, rules, landed, charges):
     """Add a round's scores to the running totals; return the game's winner or -1.
 
     Milestones first (a positive score landing exactly on one), then milestone
@@ -111,13 +104,13 @@ def _settle(totals, scores, alive, rp, milestones, landed, charges):
             continue
         totals[s] += scores[s]
         if scores[s] > 0:
-            for m in range(milestones.shape[0]):
-                if totals[s] == milestones[m, 0]:
-                    totals[s] = milestones[m, 1]
+            for m in range(rules.n_milestones):
+                if totals[s] == rules.milestones[m, 0]:
+                    totals[s] = rules.milestones[m, 1]
                     landed[s] = 1
                     n_landed += 1
                     break
-    if rp[R_THEFT] and n_landed > 0:
+    if rules.theft and n_landed > 0:
         for s in range(seats):
             charges[s] = 0
         for s in range(seats):
@@ -132,7 +125,7 @@ def _settle(totals, scores, alive, rp, milestones, landed, charges):
                     charges[o] += THEFT_CHARGE
         for s in range(seats):
             totals[s] += charges[s]
-    limit = rp[R_LIMIT]
+    limit = rules.limit
     n_alive = 0
     n_over = 0
     for s in range(seats):
@@ -169,9 +162,9 @@ def _settle(totals, scores, alive, rp, milestones, landed, charges):
 
 
 @njit
-def _next_starter(rp, last_starter, round_winner, alive):
+def _next_starter(rules, last_starter, round_winner, alive):
     """Who starts the next round under the rule's ``starter`` field."""
-    if rp[R_STARTER_WINNER]:
+    if rules.starter_winner:
         seat = last_starter if round_winner < 0 else round_winner
         if alive[seat]:
             return seat

@@ -1,15 +1,19 @@
 """The engine's kernel interface, for batch code outside the engine (``yaniv_sim.simulation``).
 
-Everything a batch kernel needs from the engine, under one public name: the
-table state and result values, the round and game kernels and their
-max-shed-only copies, and the integer layouts of the rule vector and the
-log rows. Batch code imports from here, never from the engine's private
-modules.
+Everything code outside the engine needs to drive its kernels, under one
+public name: the rules record and the policy records, the table state and
+result values, the round and game kernels, the steps and decisions a search
+plays with, and the integer layouts of the piles and log rows. Batch code
+(:mod:`yaniv_sim.simulation`), benches and tests import from here, never
+from the engine's private modules.
 """
 
 from __future__ import annotations
 
+from yaniv_sim.engine._discards import _card_sets
+from yaniv_sim.engine._heuristic import _assaf_risk, _p_at_most, table_index
 from yaniv_sim.engine._layout import (
+    CUR,
     D_CALLED,
     D_LOWEST,
     D_OPP_CARDS,
@@ -18,12 +22,22 @@ from yaniv_sim.engine._layout import (
     D_SEAT,
     D_TURN,
     D_VALUE,
+    DEAD,
     DECISION_WIDTH,
+    KIND_NAMES,
     LOG_WIDTH,
     N_SUMMARY,
     NO_FORCE,
     OUTCOME_NAMES,
-    R_MAX_ROUNDS,
+    PREV,
+    PS_CUR_KIND,
+    PS_CUR_N,
+    PS_DEAD_N,
+    PS_PREV_KIND,
+    PS_PREV_N,
+    PS_STOCK_N,
+    PS_TURN,
+    RULES,
     S_CALLER,
     S_CALLER_VALUE,
     S_OUTCOME,
@@ -31,31 +45,50 @@ from yaniv_sim.engine._layout import (
     S_STARTER,
     S_TURNS,
     S_WINNER,
-    rule_params,
+    STOCK,
+    rule_record,
 )
 from yaniv_sim.engine._play import (
+    GamePlan,
     _no_force,
     _plan,
     _play_game,
     _play_round,
+    _play_rounds,
     new_game_scratch,
     whole_game,
 )
-from yaniv_sim.engine._rng import normalise_seed
+from yaniv_sim.engine._policy import (
+    POLICY,
+    _choose_discard,
+    _choose_draw,
+    _rotation,
+    _wants_call,
+    policy_records,
+)
+from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
 from yaniv_sim.engine._scoring import _next_starter
 from yaniv_sim.engine._table import RoundOut, Table, new_round_out, new_table
-from yaniv_sim.engine._variants import clone, variant
-from yaniv_sim.engine._variants import play_game as play_game_base
-from yaniv_sim.engine._variants import play_round as play_round_base
 
 # the kernels under their public names (numba functions: call them from njit code)
 play_round = _play_round
 play_game = _play_game
+play_rounds = _play_rounds  # independent rounds of game 0 (see engine.play_rounds)
 no_force = _no_force  # the force argument that forces nothing (in njit code)
 game_plan = _plan  # a play_game plan of plain int64s (in njit code)
 next_starter = _next_starter
+card_sets = _card_sets  # (hands, seat, n, joker_in_sets, cand) -> card sets listed in cand
+wants_call = _wants_call  # the decisions: (pol, seat, rules, t) -> ...
+choose_discard = _choose_discard
+choose_draw = _choose_draw
+assaf_risk = _assaf_risk  # the heuristic's in-game Assaf risk
+p_at_most = _p_at_most
+seed_round_streams = _seed_round_streams
+seating = _rotation  # the policy records of seating rotation q of a stack (in njit code)
 
 __all__ = [
+    "CUR",
+    "DEAD",
     "DECISION_WIDTH",
     "D_CALLED",
     "D_LOWEST",
@@ -65,11 +98,22 @@ __all__ = [
     "D_SEAT",
     "D_TURN",
     "D_VALUE",
+    "KIND_NAMES",
     "LOG_WIDTH",
     "NO_FORCE",
     "N_SUMMARY",
     "OUTCOME_NAMES",
-    "R_MAX_ROUNDS",
+    "POLICY",
+    "PREV",
+    "PS_CUR_KIND",
+    "PS_CUR_N",
+    "PS_DEAD_N",
+    "PS_PREV_KIND",
+    "PS_PREV_N",
+    "PS_STOCK_N",
+    "PS_TURN",
+    "RULES",
+    "STOCK",
     "S_CALLER",
     "S_CALLER_VALUE",
     "S_OUTCOME",
@@ -77,9 +121,13 @@ __all__ = [
     "S_STARTER",
     "S_TURNS",
     "S_WINNER",
+    "GamePlan",
     "RoundOut",
     "Table",
-    "clone",
+    "assaf_risk",
+    "card_sets",
+    "choose_discard",
+    "choose_draw",
     "game_plan",
     "new_game_scratch",
     "new_round_out",
@@ -87,11 +135,15 @@ __all__ = [
     "next_starter",
     "no_force",
     "normalise_seed",
+    "p_at_most",
     "play_game",
-    "play_game_base",
     "play_round",
-    "play_round_base",
-    "rule_params",
-    "variant",
+    "play_rounds",
+    "policy_records",
+    "rule_record",
+    "seating",
+    "seed_round_streams",
+    "table_index",
+    "wants_call",
     "whole_game",
 ]

@@ -32,12 +32,12 @@ from yaniv_sim.engine._layout import (
     PS_STOCK_N,
     PS_TURN,
     STOCK,
-    rule_params,
+    rule_record,
 )
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
+from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
 from yaniv_sim.engine._table import Table, new_round_out, new_table
-from yaniv_sim.engine._variants import variant
 from yaniv_sim.engine.records import RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
@@ -137,8 +137,7 @@ class Position:
 def _rules_and_policies(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
-    rp, _ = rule_params(rules, players)
-    return rp, policy_matrix(policies, players)
+    return rule_record(rules, players), policy_records(policy_matrix(policies, players))
 
 
 def _from_table(t: Table) -> Position:
@@ -263,7 +262,7 @@ def position_at(
     end.
     """
     seed = normalise_seed(seed)
-    rp, pol = _rules_and_policies(rules, players, policies)
+    rules_rec, pol = _rules_and_policies(rules, players, policies)
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise ValueError(f"turn: {turn!r} is not allowed; use a whole number >= 0")
     t = new_table(players)
@@ -273,9 +272,9 @@ def position_at(
         t.totals[:] = np.asarray(totals, np.int64)
     if t.alive.sum() < 2 or not 0 <= starter < players or not t.alive[starter]:
         raise ValueError("alive/starter: need two seats in and a starter among them")
-    _deal(rp, t, starter, (seed, game, round))
+    _deal(rules_rec, t, starter, (seed, game, round))
     out = new_round_out(players, 0)
-    if variant(_play_on, pol)(rp, pol, t, out, 0, turn, NO_FORCE) != REACHED:
+    if _play_on(rules_rec, pol, t, out, 0, turn, NO_FORCE) != REACHED:
         raise ValueError(
             f"turn: the round was over after {int(out.summary[0, 3])} turns; "
             f"turn {turn} never started"
@@ -316,12 +315,12 @@ def play_on(
         raise ValueError(f"position: expected a Position, got {type(position).__name__}")
     seed = normalise_seed(seed)
     players = position.players
-    rp, pol = _rules_and_policies(rules, players, policies)
+    rules_rec, pol = _rules_and_policies(rules, players, policies)
     t = _to_table(position, rules, seed)
     held = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     alive, shown = t.alive.copy(), int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
-    rows = variant(_play_on, pol)(rp, pol, t, out, 0, -1, NO_FORCE)
+    rows = _play_on(rules_rec, pol, t, out, 0, -1, NO_FORCE)
     return round_record(
         rules=rules,
         seed=seed,

@@ -1,10 +1,12 @@
 """The policy families' parameters, each declared once.
 
-A family's parameters live in slots of the policy vector that the kernels
-read (``pol[seat, slot]``). Each :class:`Param` below says its name, default,
-allowed range, whether it is a whole number, and what it does in one line;
-from these declarations come the kernel slot numbers
-(``HEURISTIC.slot("call_at")``), the spec parser's defaults and ranges
+A seat's policy is a vector of ``float64`` slots: slot 0 says the family,
+each family's parameters have slots of their own. Each :class:`Param` below
+says its name, default, allowed range, whether it is a whole number, and what
+it does in one line; from these declarations come the slot numbers
+(``HEURISTIC.slot("call_at")``), the record type the kernels read the
+vectors through (:func:`record_type`: ``policy.call_at``), the spec parser's
+defaults and ranges
 (:mod:`yaniv_sim.engine.specs`), the tuner's whole-number rounding
 (:mod:`yaniv_sim.tune`), and the parameter tables of docs/policies.md (a
 test checks them). Nothing here imports the engine: the engine reads these.
@@ -13,8 +15,11 @@ test checks them). Nothing here imports the engine: the engine reads these.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
-__all__ = ["FAMILIES", "HEURISTIC", "MAX_SHED", "RANDOM", "Family", "Param"]
+import numpy as np
+
+__all__ = ["FAMILIES", "HEURISTIC", "MAX_SHED", "RANDOM", "Family", "Param", "record_type"]
 
 SLOT_KIND = 0  # slot 0 of every policy vector: which family
 
@@ -125,3 +130,30 @@ HEURISTIC = Family(
 )  # fmt: skip
 
 FAMILIES = {f.name: f for f in (MAX_SHED, RANDOM, HEURISTIC)}
+
+N_SLOTS = max(f.end for f in FAMILIES.values())  # the length of a policy vector
+
+
+@functools.cache
+def record_type(families: frozenset[str]) -> np.dtype:
+    """The record type that reads a policy vector by name, for tables of these families.
+
+    A view of a ``float64[..., N_SLOTS]`` matrix as this type is an array of
+    records, one per seat: ``policy.kind`` and each listed family's
+    parameters (a row of slots is an array field). The kernels compile once
+    per record type and leave out the code of families it does not name, so
+    a table of max-shed players never compiles the heuristic.
+    """
+    names, formats, offsets = ["kind"], [np.float64], [8 * SLOT_KIND]
+    for name in sorted(families):
+        family = FAMILIES[name]
+        at = family.first
+        for p in family.params:
+            names.append(p.name)
+            formats.append(np.float64 if p.size == 1 else (np.float64, (p.size,)))
+            offsets.append(8 * at)
+            at += p.size
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": 8 * N_SLOTS},
+        align=True,
+    )

@@ -25,12 +25,11 @@ from yaniv_sim.engine.kernel import (
     D_CALLED,
     D_SEAT,
     D_TURN,
-    R_MAX_ROUNDS,
     S_WINNER,
     Table,
-    clone,
     game_plan,
-    play_game_base,
+    no_force,
+    seating,
 )
 from yaniv_sim.engine.kernel import next_starter as _next_starter
 from yaniv_sim.engine.kernel import play_game as _play_game
@@ -54,10 +53,10 @@ def _others(scores, seat):
 
 
 @njit
-def _branch_round(rp, milestones, pol, t, plan, start, branch):
+def _branch_round(rules, pol, t, plan, start, branch):
     """Play a round again with one call decision forced, and maybe the game on from there.
 
-    ``plan`` is the :func:`~yaniv_sim.engine._play._play_game` plan (round,
+    ``plan`` is the :class:`~yaniv_sim.engine.kernel.GamePlan` of ``play_game`` (round,
     starter, the forced ``(turn, call)``; ``last`` the round itself, or
     ``max_rounds`` to play the game on). ``start = (totals0, alive0)`` are
     the totals and seats before the round; ``branch`` as in
@@ -74,12 +73,12 @@ def _branch_round(rp, milestones, pol, t, plan, start, branch):
         ba[s] = alive0[s]
     table = Table(t.hands, t.taken, t.hand_n, t.hand_val, t.piles, t.pst, t.rng, ba, bt, t.cand,
                   t.lay, t.lay_len)  # fmt: skip
-    _, winner = _play_game(rp, milestones, pol, table, plan, (b_out, *b_rounds), scratch)
+    _, winner = _play_game(rules, pol, table, plan, (b_out, *b_rounds), scratch)
     return b_out.scores[0], winner
 
 
 @njit
-def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
+def _branch_games_chunk(rules, pols, run, t, rounds, games, branch):
     """``_games_chunk`` (see :mod:`.kernels`) plus both branches of every decision point.
 
     ``run = (rotate, seed, first, count, branch_games)``; ``rounds`` and
@@ -100,14 +99,14 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
     out, round_totals, round_alive, landed, _, off, dec_round, _ = rounds
     dec, dec_n = out.dec, out.dec_n
     seats = t.totals.shape[0]
-    max_rounds = rp[R_MAX_ROUNDS]
+    max_rounds = rules.max_rounds
     for i in range(count):
         g = first + i
         o = off[0]
         if o + max_rounds > out.summary.shape[0]:
             return i
         q = g % seats if rotate else 0
-        pol = pols[q]
+        pol = seating(pols, q)
         d0 = dec_n[0]
         with_game = g % branch_games == 0
         game_out = (out, round_totals, round_alive, landed, dec_round)
@@ -119,8 +118,8 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
             for s in range(seats):
                 totals0[s] = t.totals[s] if r > 0 else 0
                 alive0[s] = t.alive[s] if r > 0 else 1
-            plan = game_plan(seed, g, r, starter, r, -1, 0, 1, o)  # round r as played, kept
-            n_rounds, winner = _play_game(rp, milestones, pol, t, plan, game_out, scratch)
+            plan = game_plan(seed, g, r, starter, r, no_force(), 1, o)  # round r as played, kept
+            n_rounds, winner = _play_game(rules, pol, t, plan, game_out, scratch)
             if dec_n[0] > dec.shape[0]:
                 dec_n[0] = d0
                 return i
@@ -130,9 +129,8 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
                 did = 1 if dec[row, D_CALLED] else 0
                 other = 1 - did
                 last = max_rounds if with_game else r
-                plan = game_plan(seed, g, r, starter, last, dec[row, D_TURN], other, 0, 0)
-                b_scores, b_winner = _branch_round(rp, milestones, pol, t, plan,
-                                                   (totals0, alive0), branch)  # fmt: skip
+                plan = game_plan(seed, g, r, starter, last, (dec[row, D_TURN], other), 0, 0)
+                b_scores, b_winner = _branch_round(rules, pol, t, plan, (totals0, alive0), branch)
                 # the recorded play is the branch the seat chose
                 br_points[row, CALL if did else WAIT] = scores[seat]
                 br_points[row, OTHERS + (CALL if did else WAIT)] = _others(scores, seat)
@@ -143,20 +141,10 @@ def _branch_games_chunk(rp, milestones, pols, run, t, rounds, games, branch):
                 br_win[row, CALL if did else WAIT] = NO_GAME_BRANCH  # filled at the game's end
             if winner >= 0:
                 break
-            starter = _next_starter(rp, starter, out.summary[o + r, S_WINNER], t.alive)
+            starter = _next_starter(rules, starter, out.summary[o + r, S_WINNER], t.alive)
         if with_game:
             for row in range(d0, dec_n[0]):
                 did = 1 if dec[row, D_CALLED] else 0
                 br_win[row, CALL if did else WAIT] = 1 if winner == dec[row, D_SEAT] else 0
         _record_game(i, q, o, d0, (n_rounds, winner), t, rounds, games)
     return count
-
-
-BASE = {
-    _branch_games_chunk: clone(
-        _branch_games_chunk,
-        "_branch_games_chunk_base",
-        _play_game=play_game_base,
-        _branch_round=clone(_branch_round, "_branch_round_base", _play_game=play_game_base),
-    )
-}

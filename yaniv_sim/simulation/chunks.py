@@ -34,11 +34,11 @@ from yaniv_sim.engine.kernel import (
     new_game_scratch,
     new_round_out,
     new_table,
-    rule_params,
-    variant,
+    policy_records,
+    rule_record,
 )
 from yaniv_sim.simulation import branches
-from yaniv_sim.simulation.kernels import BASE, _games_chunk, _rounds_chunk
+from yaniv_sim.simulation.kernels import _games_chunk, _rounds_chunk
 from yaniv_sim.simulation.request import SimRequest
 
 TABLES = ("rounds", "games", "decisions")
@@ -59,8 +59,9 @@ def _decision_buffer(rows: int):
 
 def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str, pd.DataFrame]:
     players = request.players
-    rp, _ = rule_params(request.rules, players)
+    rules = rule_record(request.rules, players)
     pols, ids = request.rotations()
+    pols = policy_records(pols)
     t = new_table(players)
     summaries = np.zeros((count, N_SUMMARY), np.int64)
     values = np.zeros((count, players), np.int64)
@@ -75,7 +76,7 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
         dec_unit = np.zeros(capacity, np.int64)
         out = RoundOut(summaries[done:], values[done:], scores[done:], no_log, dec, dec_n)
         run = (int(rules_rotate(request)), request.seed, first + done, count - done)
-        n = variant(_rounds_chunk, pols, BASE)(rp, pols, run, t, out, rotation[done:], dec_unit)
+        n = _rounds_chunk(rules, pols, run, t, out, rotation[done:], dec_unit)
         rows = int(dec_n[0])
         decisions.append((dec[:rows], dec_unit[:rows] + done, np.zeros(rows, np.int64)))
         done += n
@@ -92,8 +93,9 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
 def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, pd.DataFrame]:
     players = request.players
     rules = request.rules
-    rp, milestones = rule_params(rules, players)
+    rules_rec = rule_record(rules, players)
     pols, ids = request.rotations()
+    pols = policy_records(pols)
     t = new_table(players)
     scratch = new_game_scratch(players)
     game_rounds = np.zeros(count, np.int64)
@@ -128,13 +130,11 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
         if request.branches:
             br_points = np.zeros((dec_cap, 4), np.int64)
             br_win = np.zeros((dec_cap, 2), np.int64)
-            kernel = variant(branches._branch_games_chunk, pols, branches.BASE)
             branch = (br_points, br_win, *_branch_scratch(players), scratch)
-            n = kernel(rp, milestones, pols, (*run, request.branch_games), t, rounds, games,
-                       branch)  # fmt: skip
+            n = branches._branch_games_chunk(rules_rec, pols, (*run, request.branch_games), t,
+                                             rounds, games, branch)  # fmt: skip
         else:
-            kernel = variant(_games_chunk, pols, BASE)
-            n = kernel(rp, milestones, pols, run, t, rounds, games, scratch)
+            n = _games_chunk(rules_rec, pols, run, t, rounds, games, scratch)
         r = int(off[0])
         rows = int(dec_n[0])
         unit = round_unit[:r] + done

@@ -3,8 +3,9 @@
 A chunk is a run of consecutive work units (round indices, or game indices)
 ``first .. first + count - 1``. Every unit's randomness is keyed by the seed and
 its own index, so a chunk's rows do not depend on where the chunk starts or
-how work is split. ``pols`` has one policy matrix per seating rotation
-(``pols[q, seat]``); unit ``u`` is played in rotation ``q`` (see
+how work is split. ``rules`` is the engine's rules record; ``pols`` holds
+the policy records of each seating rotation (``pols[q, seat]``); unit ``u``
+is played in rotation ``q`` (see
 :mod:`yaniv_sim.simulation.request`).
 
 Both kernels stop early, returning how many units they finished, when the
@@ -17,20 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from yaniv_sim._numba import njit
-from yaniv_sim.engine.kernel import (
-    R_MAX_ROUNDS,
-    clone,
-    game_plan,
-    no_force,
-    play_game_base,
-    play_round_base,
-)
+from yaniv_sim.engine.kernel import game_plan, no_force, seating
 from yaniv_sim.engine.kernel import play_game as _play_game
 from yaniv_sim.engine.kernel import play_round as _play_round
 
 
 @njit
-def _rounds_chunk(rp, pols, run, t, out, rotation, dec_unit):
+def _rounds_chunk(rules, pols, run, t, out, rotation, dec_unit):
     """Play rounds ``first + i`` (game 0) into row ``i`` of ``out``.
 
     ``run = (rotate, seed, first, count)``. Round ``u`` is started by seat
@@ -45,7 +39,8 @@ def _rounds_chunk(rp, pols, run, t, out, rotation, dec_unit):
         u = first + i
         q = (u // seats) % seats if rotate else 0
         d0 = dec_n[0]
-        _play_round(rp, pols[q], t, (seed, np.int64(0), u), u % seats, out, i, no_force())
+        pol = seating(pols, q)
+        _play_round(rules, pol, t, (seed, np.int64(0), u), u % seats, out, i, no_force())
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
@@ -86,7 +81,7 @@ def _record_game(i, q, o, d0, played, t, rounds, games):
 
 
 @njit
-def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
+def _games_chunk(rules, pols, run, t, rounds, games, scratch):
     """Play games ``first + i`` into row ``i`` of the game outputs.
 
     ``run = (rotate, seed, first, count)``. ``rounds = (out, round_totals,
@@ -106,22 +101,15 @@ def _games_chunk(rp, milestones, pols, run, t, rounds, games, scratch):
     for i in range(count):
         g = first + i
         o = off[0]
-        if o + rp[R_MAX_ROUNDS] > out.summary.shape[0]:
+        if o + rules.max_rounds > out.summary.shape[0]:
             return i
         q = g % seats if rotate else 0
         d0 = dec_n[0]
         game_out = (out, round_totals, round_alive, landed, dec_round)
-        plan = game_plan(seed, g, 0, 0, rp[R_MAX_ROUNDS], -1, 0, 1, o)  # whole game, from row o
-        played = _play_game(rp, milestones, pols[q], t, plan, game_out, scratch)
+        plan = game_plan(seed, g, 0, 0, rules.max_rounds, no_force(), 1, o)  # whole game, row o on
+        played = _play_game(rules, seating(pols, q), t, plan, game_out, scratch)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
         _record_game(i, q, o, d0, played, t, rounds, games)
     return count
-
-
-# copies without the heuristic family (see yaniv_sim.engine._variants)
-BASE = {
-    _rounds_chunk: clone(_rounds_chunk, "_rounds_chunk_base", _play_round=play_round_base),
-    _games_chunk: clone(_games_chunk, "_games_chunk_base", _play_game=play_game_base),
-}
