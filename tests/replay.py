@@ -47,31 +47,47 @@ def max_shed_keys(hand, rules):
     return [shed_key(cards) for cards in rulebook.card_sets(text(hand), rules)]
 
 
-def check_round(record, rules: Rules, players: int, *, max_shed_seats=()) -> None:
+def check_round(record, rules: Rules, players: int, *, max_shed_seats=(), start=None) -> None:
     """Assert that ``record`` (with steps) is a legal round under ``rules``.
 
     ``max_shed_seats``: seats playing max-shed, whose every discard must be a
     highest-point legal discard with the tie-breaks, and whose draws come
-    from the stock.
+    from the stock. ``start``: the :class:`~yaniv_sim.engine.Position` a
+    record of ``engine.play_on`` was played on from (default: the deal).
     """
     alive = record.alive
     deck = set(deck_codes(rules.decks_for(players), rules.jokers_per_deck).tolist())
     hands = {s: [int(c) for c in record.dealt[s]] for s in range(players) if alive[s]}
     for s in range(players):
-        if alive[s]:
+        if not alive[s]:
+            assert len(record.dealt[s]) == 0
+        elif start is None:
             assert len(hands[s]) == rules.hand_size
         else:
-            assert len(record.dealt[s]) == 0
-    prev = [record.turned_up]
-    prev_kind = "single"
-    dead: list[int] = []
+            assert 1 <= len(hands[s]) < 8
     in_hands = [c for h in hands.values() for c in h]
     assert len(set(in_hands)) == len(in_hands)
-    stock = deck - set(in_hands) - set(prev)
-    assert len(stock) == len(deck) - rules.hand_size * int(alive.sum()) - 1
-
-    seat = record.starter
-    turns = 0
+    if start is None:
+        prev = [record.turned_up]
+        prev_kind = "single"
+        dead: list[int] = []
+        stock = deck - set(in_hands) - set(prev)
+        assert len(stock) == len(deck) - rules.hand_size * int(alive.sum()) - 1
+        seat = record.starter
+        turns = 0
+    else:
+        assert record.from_turn == start.turn
+        assert all(Counter(hands[s]) == Counter(start.hands[s].tolist()) for s in hands)
+        prev = [int(c) for c in start.pile]
+        prev_kind = start.pile_kind
+        dead = [int(c) for c in start.dead]
+        stock = {int(c) for c in start.stock}
+        places = in_hands + list(stock) + dead + prev
+        assert len(places) == len(set(places)) == len(deck) and set(places) == deck
+        assert start.pile_kind in rulebook.readings(text(prev), rules)
+        # the first step is the seat to act's: step 0 does not advance the seat
+        seat = start.seat
+        turns = start.turn
     ended = None
     for i, step in enumerate(record.steps):
         assert ended is None, "no step may follow the end of the round"

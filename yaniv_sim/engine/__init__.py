@@ -52,7 +52,7 @@ from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
 from yaniv_sim.engine._table import new_round_out, new_table
-from yaniv_sim.engine.positions import Position, play_on, position_at
+from yaniv_sim.engine.positions import Position, play_on, position_at, sample_world
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
@@ -74,6 +74,7 @@ __all__ = [
     "play_round",
     "play_rounds",
     "position_at",
+    "sample_world",
     "score_round",
     "settle_round",
     "takeable",

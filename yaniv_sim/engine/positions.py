@@ -5,7 +5,8 @@ A :class:`Position` holds everything the round needs to go on: every hand
 stock in order, the cards under the pile, the previous discard as it was
 laid, whose turn it is, the totals, and optionally the round's random
 streams. :func:`position_at` cuts a seeded round at the start of any turn;
-:func:`play_on` plays a position on to the round's end with given policies.
+:func:`play_on` plays a position on to the round's end with given policies;
+:func:`sample_world` deals a position one seat cannot tell from a given one.
 A position cut from a round, with its streams, plays on to exactly the end
 the round had.
 """
@@ -38,11 +39,12 @@ from yaniv_sim.engine._play import REACHED, _deal, _play_on
 from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
 from yaniv_sim.engine._table import Table, new_round_out, new_table
+from yaniv_sim.engine._worlds import _sample_world, _seed_sampler
 from yaniv_sim.engine.records import RoundRecord, round_record
 from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
 
-__all__ = ["Position", "play_on", "position_at"]
+__all__ = ["Position", "play_on", "position_at", "sample_world"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -336,3 +338,41 @@ def play_on(
         log=out.log[:rows] if record else None,
         from_turn=position.turn,
     )
+
+
+def sample_world(
+    position: Position, rules: Rules, *, seed: int, seat: int | None = None
+) -> Position:
+    """A position that ``seat`` cannot tell from ``position``, its hidden cards dealt at random.
+
+    ``seat`` (default: the seat to act) keeps what it can know: its own hand,
+    the dead cards, the pile and its kind, every seat's card count, the cards
+    each opponent took from the pile, the stock's size, the turn and totals.
+    The opponents' other cards and the stock's cards and order are dealt
+    uniformly at random from the cards the seat cannot see, with a stream
+    keyed by ``seed`` alone: positions that differ only in what the seat
+    cannot see give the same world for the same seed.
+
+    The streams are those of ``position`` (``None`` stays ``None``); they
+    hold the real round's future shuffles and the opponents' random choices,
+    so a search plays on in the world with fresh streams.
+    """
+    if not isinstance(position, Position):
+        raise ValueError(f"position: expected a Position, got {type(position).__name__}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
+    seed = normalise_seed(seed)
+    seat = position.seat if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+        raise ValueError(f"seat: {seat!r} is not a seat number")
+    t = _to_table(position, rules, seed)
+    if not 0 <= seat < position.players or not t.alive[seat]:
+        raise ValueError(f"seat: {seat!r} is not a seat still in the game")
+    world = new_table(position.players)
+    rng = np.zeros(1, np.uint64)
+    _seed_sampler(rng, seed)
+    _sample_world(t, np.int64(seat), world, rng)
+    sampled = _from_table(world)
+    if position.streams is None:
+        sampled = dataclasses.replace(sampled, streams=None)
+    return sampled

@@ -1,0 +1,181 @@
+"""Worlds: complete tables one seat cannot tell apart from the real one.
+
+A search player at a decision does not know the opponents' hidden cards or
+the order of the stock. :func:`_sample_world` deals one complete table (a
+"world") consistent with everything the searching seat can know, with the
+hidden cards dealt uniformly at random; playing candidate actions on in many
+such worlds is perfect-information Monte Carlo.
+
+What a seat knows, and a world keeps as it is: its own hand (with its taken
+marks), the cards under the pile (``DEAD``), the previous discard as laid and
+its kind, every seat's card count and whether it is in, each opponent's
+cards marked taken (taken from the pile in view of all, and still held), the
+size of the stock, the pile state (``pst``) and the totals. Hidden, and dealt
+afresh: the opponents' other cards and the stock's cards and order.
+
+The hidden cards are gathered by card code, not from where they lie, so a
+world depends only on their multiset (which the seat can work out: the deck
+less what it sees) and the sampler's stream, never on the hidden deal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yaniv_sim._numba import njit
+from yaniv_sim.cards import N_CODES, ORDER, VALUE
+from yaniv_sim.engine._layout import (
+    CUR,
+    DEAD,
+    MAX_CARD_SETS,
+    PREV,
+    PS_DEAD_N,
+    PS_PREV_N,
+    PS_STOCK_N,
+    STOCK,
+)
+from yaniv_sim.engine._rng import _mix64, _shuffle
+
+# the presence map of hidden cards lives in a row of the world's ``cand`` scratch
+assert N_CODES <= MAX_CARD_SETS
+
+_WORLD_SALT = np.uint64(0x5DEECE66DA3B1F27)  # keeps sampler streams apart from round streams
+
+
+@njit
+def _seed_sampler(rng, seed):
+    """Seed the sampler's one stream ``rng`` (uint64[1]) from ``seed`` (int, 0 to 2**63 - 1).
+
+    The state differs from every round stream of the same seed, so a world
+    never repeats the shuffle that dealt the round.
+    """
+    rng[0] = _mix64(_mix64(np.uint64(seed) ^ _WORLD_SALT) + _WORLD_SALT)
+
+
+@njit(inline="always")
+def _insert_canonical(hands, taken, seat, n, card, flag):
+    """Insert ``card`` into ``hands[seat, :n]`` sorted by (card order, code); new length.
+
+    Card order alone leaves the two decks' copies of a card (and jokers) tied;
+    breaking the tie by code makes a world's hand independent of the order
+    its cards were dealt in. A hand so sorted is sorted by card order, as the
+    engine keeps hands.
+    """
+    key = ORDER[card] * N_CODES + card
+    i = n
+    while i > 0 and ORDER[hands[seat, i - 1]] * N_CODES + hands[seat, i - 1] > key:
+        hands[seat, i] = hands[seat, i - 1]
+        taken[seat, i] = taken[seat, i - 1]
+        i -= 1
+    hands[seat, i] = card
+    taken[seat, i] = flag
+    return n + 1
+
+
+@njit(inline="always")
+def _copy_row(src, dst, row, n):
+    """``dst[row, :n] = src[row, :n]`` and zeros after (int16[4, DECK_CAPACITY] piles)."""
+    for k in range(n):
+        dst[row, k] = src[row, k]
+    for k in range(n, dst.shape[1]):
+        dst[row, k] = 0
+
+
+@njit
+def _sample_world(t, seat, world, rng):
+    """Deal into ``world`` a table that ``seat`` cannot tell from ``t``.
+
+    Parameters
+    ----------
+    t : Table
+        The real table at a turn's start (``pst[PS_CUR_N]`` 0), ``seats``
+        seats: ``hands`` int16[seats, MAX_HAND], ``taken`` int8[seats,
+        MAX_HAND], ``hand_n`` / ``hand_val`` int64[seats], ``piles``
+        int16[4, DECK_CAPACITY], ``pst`` int64[N_PILE_STATE], ``rng``
+        uint64[1 + seats], ``alive`` int8[seats], ``totals`` int64[seats].
+        Read only.
+    seat : int
+        The seat whose knowledge the world keeps.
+    world : Table
+        Preallocated, the same number of seats; overwritten. Every field but
+        the scratch ``cand`` / ``lay`` / ``lay_len`` is written in full
+        (unused hand slots and pile tails set to 0), so nothing of what it
+        held before shows. ``cand[0, :N_CODES]`` serves as the presence map
+        of the hidden cards and is left zeroed; nothing is allocated.
+    rng : uint64[1]
+        The sampler's own stream (see :func:`_seed_sampler`); advanced.
+
+    The world gets ``t``'s pile state, totals, seats in, dead cards,
+    previous discard, and ``t.rng`` copied as they are (a caller that plays
+    on in the world reseeds the streams: ``t.rng`` decides the real round's
+    reshuffles and the opponents' random choices). ``seat``'s hand is copied
+    as it is; each opponent keeps its taken cards and gets its other slots
+    from the hidden cards (opponents' untaken cards and the stock) sorted
+    by code and shuffled with ``rng``; the rest, in that shuffled order, is
+    the stock. Opponents' hands are re-sorted by (card order, code), taken
+    marks kept with their cards, and their values recomputed.
+    """
+    seats = t.alive.shape[0]
+    pst = t.pst
+    for k in range(pst.shape[0]):
+        world.pst[k] = pst[k]
+    for k in range(t.rng.shape[0]):
+        world.rng[k] = t.rng[k]
+    for s in range(seats):
+        world.alive[s] = t.alive[s]
+        world.totals[s] = t.totals[s]
+    _copy_row(t.piles, world.piles, DEAD, pst[PS_DEAD_N])
+    _copy_row(t.piles, world.piles, PREV, pst[PS_PREV_N])
+    _copy_row(t.piles, world.piles, CUR, 0)
+
+    # the hidden cards, in code order, at the start of the world's stock row
+    mark = world.cand[0]
+    for c in range(N_CODES):
+        mark[c] = 0
+    for o in range(seats):
+        if o != seat:
+            for i in range(t.hand_n[o]):
+                if t.taken[o, i] == 0:
+                    mark[t.hands[o, i]] = 1
+    for k in range(pst[PS_STOCK_N]):
+        mark[t.piles[STOCK, k]] = 1
+    hidden = world.piles[STOCK]
+    h = 0
+    for c in range(N_CODES):
+        if mark[c]:
+            hidden[h] = c
+            h += 1
+            mark[c] = 0
+    for k in range(h, hidden.shape[0]):
+        hidden[k] = 0
+    _shuffle(hidden, h, rng, 0)
+
+    # opponents' untaken slots from the top of the shuffled cards; the rest stays the stock
+    top = h
+    hand_width = t.hands.shape[1]
+    for o in range(seats):
+        n = t.hand_n[o]
+        if o == seat:
+            for i in range(n):
+                world.hands[o, i] = t.hands[o, i]
+                world.taken[o, i] = t.taken[o, i]
+            value = t.hand_val[o]
+        else:
+            value = 0
+            for i in range(n):
+                if t.taken[o, i] != 0:
+                    card = t.hands[o, i]
+                    flag = 1
+                else:
+                    top -= 1
+                    card = hidden[top]
+                    flag = 0
+                _insert_canonical(world.hands, world.taken, o, i, card, flag)
+                value += VALUE[card]
+        for i in range(n, hand_width):
+            world.hands[o, i] = 0
+            world.taken[o, i] = 0
+        world.hand_n[o] = n
+        world.hand_val[o] = value
+    for k in range(top, h):  # dealt to the opponents: no longer in the stock
+        hidden[k] = 0
