@@ -35,11 +35,11 @@ def rounds_per_second(
                    np.zeros((rounds, players), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
                    np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
     kernel = play_rounds
-    kernel(rp, pol, 0, 0, 100, t, out)  # compile
+    kernel(rp, pol, None, 0, 0, 100, t, out)  # compile
     best = float("inf")
     for repeat in range(repeats):
         start = time.perf_counter()
-        kernel(rp, pol, repeat, 0, rounds, t, out)
+        kernel(rp, pol, None, repeat, 0, rounds, t, out)
         best = min(best, time.perf_counter() - start)
     return rounds / best, float(out.summary[:, 3].mean())
 

@@ -42,7 +42,7 @@ def _threaded(rp, pols, seed, count, blocks, tables, outputs, logs):
                   tables[10][b], tables[11][b])  # fmt: skip
         out = RoundOut(summaries[first:], values[first:], scores[first:], decs[b][:0, :0],
                        decs[b], dec_ns[b])  # fmt: skip
-        _rounds_chunk(rp, pols, (1, seed, first, n), t, out, rotation[first:], dec_units[b])
+        _rounds_chunk(rp, pols, None, (1, seed, first, n), t, out, rotation[first:], dec_units[b])
 
 
 def main() -> None:

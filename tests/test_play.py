@@ -228,7 +228,7 @@ def test_max_shed_only_kernel_copy_plays_identically():
         out = RoundOut(np.zeros((500, N_SUMMARY), np.int64), np.zeros((500, 3), np.int64),
                        np.zeros((500, 3), np.int64), np.zeros((0, LOG_WIDTH), np.int16),
                        np.zeros((0, DECISION_WIDTH), np.int16), np.zeros(1, np.int64))  # fmt: skip
-        play_rounds(rule_record(rules, 3), pol, 8, 0, 500, new_table(3), out)
+        play_rounds(rule_record(rules, 3), pol, None, 8, 0, 500, new_table(3), out)
         outputs.append(out[:3])
     assert len(play_rounds.signatures) >= 2  # both copies compiled
     for a, b in zip(*outputs, strict=True):

@@ -51,6 +51,7 @@ from yaniv_sim.engine._play import (
 from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import normalise_seed
 from yaniv_sim.engine._scoring import _score_round, _settle
+from yaniv_sim.engine._search import search_workspace
 from yaniv_sim.engine._table import new_round_out, new_table
 from yaniv_sim.engine.positions import Position, play_on, position_at, sample_world
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
@@ -282,7 +283,8 @@ def settle_round(totals, round_scores, alive, rules: Rules):
 def _table(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
-    return rule_record(rules, players), policy_records(policy_matrix(policies, players))
+    matrix = policy_matrix(policies, players)
+    return rule_record(rules, players), policy_records(matrix), search_workspace(matrix, players)
 
 
 def play_round(
@@ -322,7 +324,7 @@ def play_round(
         Keep every turn in the record.
     """
     seed = normalise_seed(seed)
-    rules_rec, pol = _table(rules, players, policies)
+    rules_rec, pol, search = _table(rules, players, policies)
     alive8 = np.ones(players, np.int8) if alive is None else np.asarray(alive, np.int8)
     totals64 = np.zeros(players, np.int64) if totals is None else _int_vector(totals, "totals")
     if len(alive8) != players or len(totals64) != players:
@@ -338,7 +340,7 @@ def play_round(
     dealt = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     turned_up = int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
-    rows = _play_on(rules_rec, pol, t, out, 0, -1, NO_FORCE)
+    rows = _play_on(rules_rec, pol, search, t, out, 0, -1, NO_FORCE)
     summary, values, scores, log = out.summary, out.values, out.scores, out.log
     return round_record(
         rules=rules,
@@ -371,7 +373,7 @@ def play_game(
     keep its turns; the game kernel and the replay must agree.
     """
     seed = normalise_seed(seed)
-    rules_rec, pol = _table(rules, players, policies)
+    rules_rec, pol, search = _table(rules, players, policies)
     n = rules.max_rounds
     out = new_round_out(players, 0, rows=n)
     round_totals = np.zeros((n, players), np.int64)
@@ -379,7 +381,7 @@ def play_game(
     landed = np.zeros((n, players), np.int8)
     game_out = (out, round_totals, round_alive, landed, np.zeros(0, np.int64))
     plan = whole_game(seed, game, rules.max_rounds)
-    rounds, winner = _play_game(rules_rec, pol, new_table(players), plan, game_out,
+    rounds, winner = _play_game(rules_rec, pol, search, new_table(players), plan, game_out,
                                 new_game_scratch(players))  # fmt: skip
     summaries, values, scores = out.summary, out.values, out.scores
     record = GameRecord(
@@ -442,9 +444,9 @@ def play_rounds(
     seed = normalise_seed(seed)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise ValueError(f"rounds: {rounds!r} is not allowed; use a whole number >= 0")
-    rules_rec, pol = _table(rules, players, policies)
+    rules_rec, pol, search = _table(rules, players, policies)
     out = new_round_out(players, 0, rows=rounds)
-    _play_rounds(rules_rec, pol, seed, first, rounds, new_table(players), out)
+    _play_rounds(rules_rec, pol, search, seed, first, rounds, new_table(players), out)
     summaries, values, scores = out.summary, out.values, out.scores
     names = ("outcome", "caller", "caller_value", "turns", "reshuffles", "winner", "starter")
     out = {name: summaries[:, i].copy() for i, name in enumerate(names)}

@@ -10,6 +10,8 @@ boundary.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from yaniv_sim.cards import N_NATURAL
@@ -80,8 +82,28 @@ PS_RESHUFFLES = 8
 PS_STARTER = 9
 N_PILE_STATE = 10
 
-# a forced call decision, for counterfactual play: (turn, call); NO_FORCE forces none
-NO_FORCE = (-1, 0)
+
+class Force(NamedTuple):
+    """Actions forced on the seat that acts at one turn of a round, whatever its policy says.
+
+    For counterfactual play (a call decision the other way) and for search
+    (each candidate played on): at turn ``turn`` the call decision is
+    ``call`` (1 calls, 0 waits; the policy is still asked, so its random
+    stream advances as usual); if ``discard`` >= 0 the discard is that card
+    set (a slot mask of the hand) laid as its ``laying``-th laying (in the
+    order of ``legal_layings``), and if ``draw`` >= -1 the draw is from there
+    (-1 the stock, else a position in the previous discard); the policy is
+    not asked for a forced discard or draw. ``NO_FORCE`` forces nothing.
+    """
+
+    turn: int
+    call: int
+    discard: int
+    laying: int
+    draw: int
+
+
+NO_FORCE = Force(-1, 0, -1, 0, -2)
 
 # discard kinds
 KIND_SINGLE = 0

@@ -25,7 +25,14 @@ import numpy as np
 
 from yaniv_sim._numba import njit
 from yaniv_sim.cards import JOKER_BASE, N_NATURAL, VALUE
-from yaniv_sim.engine._discards import _card_sets, _insert_card, _mask_points, _remove_mask
+from yaniv_sim.engine._discards import (
+    _card_sets,
+    _insert_card,
+    _layings,
+    _mask_kind,
+    _mask_points,
+    _remove_mask,
+)
 from yaniv_sim.engine._layout import (
     ACTION_CALL,
     ACTION_SLAPDOWN,
@@ -53,6 +60,7 @@ from yaniv_sim.engine._layout import (
     L_SEAT,
     L_SOURCE,
     L_STOCK_LEFT,
+    LAY_KIND,
     LOG_WIDTH,
     MAX_SEATS,
     OUT_VOID,
@@ -75,8 +83,10 @@ from yaniv_sim.engine._layout import (
     S_TURNS,
     S_WINNER,
     STOCK,
+    Force,
 )
 from yaniv_sim.engine._policy import (
+    KIND_SEARCH,
     _choose_discard,
     _choose_draw,
     _wants_call,
@@ -94,12 +104,18 @@ REACHED = -1  # the round reached ``stop_turn``: the table holds that position
 
 # numba compiles a function once per argument types, and a constant such as 0
 # or (-1, 0) is typed as that literal value: every kernel call passes plain
-# int64 values built by these two helpers, so that the round loop (with the
+# int64 values built by these helpers, so that the round loop (with the
 # policies inlined, by far the largest thing to compile) is compiled once.
 @njit(inline="always")
 def _no_force():
-    """The ``force`` argument that forces nothing, as plain int64s."""
-    return (np.int64(-1), np.int64(0))
+    """The ``force`` argument that forces nothing (:data:`NO_FORCE`), as plain int64s."""
+    return Force(np.int64(-1), np.int64(0), np.int64(-1), np.int64(0), np.int64(-2))
+
+
+@njit(inline="always")
+def _force_call(turn, call):
+    """A :class:`Force` of the call decision at ``turn`` only (``turn`` -1: nothing)."""
+    return Force(np.int64(turn), np.int64(call), np.int64(-1), np.int64(0), np.int64(-2))
 
 
 class GamePlan(NamedTuple):
@@ -110,7 +126,7 @@ class GamePlan(NamedTuple):
     first: np.int64  # the first round to play (from 0: totals and seats reset)
     starter: np.int64  # who plays first in round ``first``
     last: np.int64  # the last round to play, at most
-    force_turn: np.int64  # a call decision forced in round ``first`` (-1: none) ...
+    force_turn: np.int64  # a call decision forced in round ``first`` (-1: none; see Force) ...
     force_call: np.int64  # ... to this (1 call, 0 wait)
     keep: np.int64  # 1: round r writes row base + r; 0: round first row 0, later ones row 1
     base: np.int64
@@ -118,7 +134,7 @@ class GamePlan(NamedTuple):
 
 @njit(inline="always")
 def _plan(seed, game, first, starter, last, force, keep, base):
-    """A :class:`GamePlan` of plain int64s; ``force = (turn, call)`` as in :func:`_play_on`."""
+    """A :class:`GamePlan` of plain int64s; ``force = (turn, call)``, a forced call decision."""
     return GamePlan(np.int64(seed), np.int64(game), np.int64(first), np.int64(starter),
                     np.int64(last), np.int64(force[0]), np.int64(force[1]), np.int64(keep),
                     np.int64(base))  # fmt: skip
@@ -323,14 +339,76 @@ def _finish_round(rules, t, caller, slapped, void, out, row):
     summary[row, S_STARTER] = t.pst[PS_STARTER]
 
 
+@njit(inline="always")
+def _lay_forced(rules, t, seat, mask, laying):
+    """Lay card set ``mask`` of ``seat``'s hand as its ``laying``-th laying; return ``mask``."""
+    jis = rules.joker_in_sets != 0
+    kind = _mask_kind(t.hands, seat, mask, jis)
+    _layings(t.hands, seat, mask, kind, (jis, rules.set_draw_ends != 0), t.lay, t.lay_len, 0)
+    for p in range(t.lay_len[laying]):
+        t.piles[CUR, p] = t.lay[laying, p]
+    t.pst[PS_CUR_N] = t.lay_len[laying]
+    t.pst[PS_CUR_KIND] = t.lay[laying, LAY_KIND]
+    return mask
+
+
+# A searching seat (policy kind ``search``, with a search workspace) decides
+# through :mod:`yaniv_sim.engine._search`; every other seat through its policy.
+# With ``search`` None the search's branches are dropped at compile time, so
+# the rollouts a search plays (``search=None``) never compile the search.
+
+
+@njit(inline="always")
+def _decide_call(pol, search, seat, rules, t):
+    if search is not None:  # noqa: SIM102  (a bare None test, so numba can drop the branch)
+        if pol[seat].kind == KIND_SEARCH:
+            return _search.search_call(pol[seat], search, seat, rules, t)
+    return _wants_call(pol, seat, rules, t)
+
+
+@njit(inline="always")
+def _decide_discard(pol, search, seat, rules, t, n_sets):
+    if search is not None:  # noqa: SIM102
+        if pol[seat].kind == KIND_SEARCH:
+            return _search.search_discard(pol[seat], search, seat, rules, t, n_sets)
+    return _choose_discard(pol, seat, rules, t, n_sets)
+
+
+@njit(inline="always")
+def _decide_draw(pol, search, seat, rules, t):
+    if search is not None:  # noqa: SIM102
+        if pol[seat].kind == KIND_SEARCH:
+            return _search.search_draw(pol[seat], search, seat, rules, t)
+    return _choose_draw(pol, seat, rules, t)
+
+
 @njit
-def _play_on(rules, pol, t, out, row, stop_turn, force):
+def _play_on(rules, pol, search, t, out, row, stop_turn, force):
+    """Play the round on from the position the table holds, to its end (see :func:`_round_loop`)."""
+    return _round_loop(rules, pol, search, t, out, row, stop_turn, force)
+
+
+@njit
+def _play_out(rules, pol, t, out, force):
+    """Play the round on to its end with no seat searching, into row 0 of ``out``.
+
+    The search's rollouts play through this copy of the round loop: a kernel
+    calling another compiled copy of itself is not cached soundly by numba.
+    """
+    return _round_loop(rules, pol, None, t, out, np.int64(0), np.int64(-1), force)
+
+
+@njit(inline="always")
+def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
     """Play the round on from the position the table holds, to its end.
 
     Parameters
     ----------
     rules : RULES record
-    pol : policy records[seats]
+    pol : policy records[seats], or None when every seat plays max-shed
+    search : Search or None
+        The searching seats' workspace (:mod:`yaniv_sim.engine._search`), or
+        None when no seat searches.
     t : Table
         The position: whose turn (``pst[PS_SEAT]``), the turn, every hand,
         pile and stream. Changed in place as the round is played.
@@ -342,11 +420,8 @@ def _play_on(rules, pol, t, out, row, stop_turn, force):
         ``-1`` to play to the end; otherwise stop at the start of turn
         ``stop_turn`` (before the call decision) and leave that position in
         ``t``.
-    force : (int, int)
-        ``(turn, call)``: at that turn the acting seat's call decision is
-        ``call`` (1 calls, 0 waits) whatever its policy says; the policy is
-        still asked, so its random stream advances as usual. ``NO_FORCE``
-        forces nothing.
+    force : Force
+        Actions forced at one turn (see :class:`~yaniv_sim.engine._layout.Force`).
 
     Returns
     -------
@@ -370,11 +445,12 @@ def _play_on(rules, pol, t, out, row, stop_turn, force):
             pst[PS_SEAT] = seat
             return REACHED
         pst[PS_SEAT] = seat
+        forced = pst[PS_TURN] == force.turn
         calls = False
         if t.hand_val[seat] <= threshold:
-            calls = _wants_call(pol, seat, rules, t)
-            if pst[PS_TURN] == force[0]:
-                calls = force[1] == 1
+            calls = _decide_call(pol, search, seat, rules, t)
+            if forced:
+                calls = force.call == 1
             if decisions:
                 _log_decision(out, seat, calls, t)
         if calls:
@@ -383,10 +459,16 @@ def _play_on(rules, pol, t, out, row, stop_turn, force):
                 _log_step(log, rows, ACTION_CALL, seat, t, -1, -1, 0)
                 rows += 1
             break
-        n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
-        mask = _choose_discard(pol, seat, rules, t, n_sets)
+        if forced and force.discard >= 0:
+            mask = _lay_forced(rules, t, seat, force.discard, force.laying)
+        else:
+            n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
+            mask = _decide_discard(pol, search, seat, rules, t, n_sets)
         _discard(t, seat, mask)
-        source = _choose_draw(pol, seat, rules, t)
+        if forced and force.draw >= -1:
+            source = force.draw
+        else:
+            source = _decide_draw(pol, search, seat, rules, t)
         card, reshuffled = _draw(rules, t, seat, source)
         if card < 0:  # the stock ran out and the rules end the round
             _pass_turn(t)
@@ -414,14 +496,14 @@ def _play_on(rules, pol, t, out, row, stop_turn, force):
 
 
 @njit
-def _play_round(rules, pol, t, keys, starter, out, row, force):
-    """Deal round ``keys = (seed, game, round)`` with ``starter`` first, and play it out.
+def _play_round(rules, pol, search, t, deal, out, row, force):
+    """Deal round ``deal = (seed, game, round, starter)``, ``starter`` first, and play it out.
 
     ``t.alive`` and ``t.totals`` say who is in and their totals before the
     round (policies may read them). See :func:`_play_on` for the rest.
     """
-    _deal(rules, t, starter, keys)
-    return _play_on(rules, pol, t, out, row, np.int64(-1), force)
+    _deal(rules, t, deal[3], (deal[0], deal[1], deal[2]))
+    return _play_on(rules, pol, search, t, out, row, np.int64(-1), force)
 
 
 def new_game_scratch(seats: int):
@@ -438,7 +520,7 @@ def new_game_scratch(seats: int):
 
 
 @njit
-def _play_game(rules, pol, t, plan, game_out, scratch):
+def _play_game(rules, pol, search, t, plan, game_out, scratch):
     """Play a game's rounds ``first .. last`` (or until it has a winner): the one game loop.
 
     Parameters
@@ -480,9 +562,9 @@ def _play_game(rules, pol, t, plan, game_out, scratch):
     dec_n = out.dec_n
     for r in range(first, min(last + 1, rules.max_rounds)):
         row = base + r if keep else (0 if r == first else 1)
-        force = (force_turn, force_call) if r == first else _no_force()
+        force = _force_call(force_turn if r == first else -1, force_call)
         first_dec = dec_n[0]
-        _play_round(rules, pol, t, (seed, game, r), starter, out, row, force)
+        _play_round(rules, pol, search, t, (seed, game, r, starter), out, row, force)
         for d in range(first_dec, min(dec_n[0], dec_round.shape[0])):
             dec_round[d] = r
         winner = _settle(totals, out.scores[row], alive, rules, landed[row], charges)
@@ -502,7 +584,7 @@ def whole_game(seed: int, game: int, max_rounds: int):
 
 
 @njit
-def _play_rounds(rules, pol, seed, first, count, t, out):
+def _play_rounds(rules, pol, search, seed, first, count, t, out):
     """Play ``count`` independent rounds ``first .. first + count - 1`` of game 0.
 
     The seats in ``t.alive`` play, with running totals ``t.totals``; round
@@ -515,5 +597,10 @@ def _play_rounds(rules, pol, seed, first, count, t, out):
         starter = r % seats
         if not t.alive[starter]:
             starter = _next_alive(t.alive, starter)
-        _play_round(rules, pol, t, (seed, np.int64(0), r), starter, out, i, _no_force())
+        _play_round(rules, pol, search, t, (seed, np.int64(0), r, starter), out, i, _no_force())
     return count
+
+
+# the search plays rollouts with the kernels above, which call it back for
+# searching seats: imported last, read as a module attribute at compile time
+from yaniv_sim.engine import _search  # noqa: E402

@@ -54,7 +54,7 @@ from yaniv_sim.engine._discards import (
 from yaniv_sim.engine._heuristic import _heuristic_call, _heuristic_discard, _heuristic_draw
 from yaniv_sim.engine._layout import CUR, LAY_KIND, PS_CUR_KIND, PS_CUR_N, PS_PREV_KIND, PS_PREV_N
 from yaniv_sim.engine._rng import _below, _uniform
-from yaniv_sim.policies import HEURISTIC, MAX_SHED, N_SLOTS, RANDOM, SLOT_KIND, record_type
+from yaniv_sim.policies import HEURISTIC, MAX_SHED, N_SLOTS, RANDOM, SEARCH, SLOT_KIND, record_type
 
 N_POLICY_PARAMS = N_SLOTS
 P_KIND = SLOT_KIND
@@ -62,8 +62,9 @@ P_KIND = SLOT_KIND
 KIND_MAX_SHED = MAX_SHED.kind
 KIND_RANDOM = RANDOM.kind
 KIND_HEURISTIC = HEURISTIC.kind
+KIND_SEARCH = SEARCH.kind
 
-POLICY = record_type(frozenset({HEURISTIC.name, RANDOM.name}))  # one seat's policy record
+POLICY = record_type(frozenset({HEURISTIC.name, RANDOM.name, SEARCH.name}))  # a seat's record
 
 
 def policy_records(pol: np.ndarray) -> np.ndarray | None:

@@ -68,6 +68,7 @@ from yaniv_sim.engine._policy import (
 )
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
 from yaniv_sim.engine._scoring import _next_starter
+from yaniv_sim.engine._search import Search, new_search, search_workspace
 from yaniv_sim.engine._table import RoundOut, Table, new_round_out, new_table
 
 # the kernels under their public names (numba functions: call them from njit code)
@@ -123,6 +124,7 @@ __all__ = [
     "S_WINNER",
     "GamePlan",
     "RoundOut",
+    "Search",
     "Table",
     "assaf_risk",
     "card_sets",
@@ -131,6 +133,7 @@ __all__ = [
     "game_plan",
     "new_game_scratch",
     "new_round_out",
+    "new_search",
     "new_table",
     "next_starter",
     "no_force",
@@ -141,6 +144,7 @@ __all__ = [
     "play_rounds",
     "policy_records",
     "rule_record",
+    "search_workspace",
     "seating",
     "seed_round_streams",
     "table_index",

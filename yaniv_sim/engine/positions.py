@@ -38,6 +38,7 @@ from yaniv_sim.engine._layout import (
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
 from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
+from yaniv_sim.engine._search import search_workspace
 from yaniv_sim.engine._table import Table, new_round_out, new_table
 from yaniv_sim.engine._worlds import _sample_world, _seed_sampler
 from yaniv_sim.engine.records import RoundRecord, round_record
@@ -139,7 +140,8 @@ class Position:
 def _rules_and_policies(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
-    return rule_record(rules, players), policy_records(policy_matrix(policies, players))
+    matrix = policy_matrix(policies, players)
+    return rule_record(rules, players), policy_records(matrix), search_workspace(matrix, players)
 
 
 def _from_table(t: Table) -> Position:
@@ -264,7 +266,7 @@ def position_at(
     end.
     """
     seed = normalise_seed(seed)
-    rules_rec, pol = _rules_and_policies(rules, players, policies)
+    rules_rec, pol, search = _rules_and_policies(rules, players, policies)
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise ValueError(f"turn: {turn!r} is not allowed; use a whole number >= 0")
     t = new_table(players)
@@ -276,7 +278,7 @@ def position_at(
         raise ValueError("alive/starter: need two seats in and a starter among them")
     _deal(rules_rec, t, starter, (seed, game, round))
     out = new_round_out(players, 0)
-    if _play_on(rules_rec, pol, t, out, 0, turn, NO_FORCE) != REACHED:
+    if _play_on(rules_rec, pol, search, t, out, 0, turn, NO_FORCE) != REACHED:
         raise ValueError(
             f"turn: the round was over after {int(out.summary[0, 3])} turns; "
             f"turn {turn} never started"
@@ -317,12 +319,12 @@ def play_on(
         raise ValueError(f"position: expected a Position, got {type(position).__name__}")
     seed = normalise_seed(seed)
     players = position.players
-    rules_rec, pol = _rules_and_policies(rules, players, policies)
+    rules_rec, pol, search = _rules_and_policies(rules, players, policies)
     t = _to_table(position, rules, seed)
     held = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     alive, shown = t.alive.copy(), int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
-    rows = _play_on(rules_rec, pol, t, out, 0, -1, NO_FORCE)
+    rows = _play_on(rules_rec, pol, search, t, out, 0, -1, NO_FORCE)
     return round_record(
         rules=rules,
         seed=seed,

@@ -24,11 +24,20 @@ from yaniv_sim.engine._policy import (
     KIND_HEURISTIC,
     KIND_MAX_SHED,
     KIND_RANDOM,
+    KIND_SEARCH,
     N_POLICY_PARAMS,
     P_KIND,
 )
 from yaniv_sim.policies import FAMILIES as DECLARED
-from yaniv_sim.policies import HEURISTIC, TABLE_BANDS, TABLE_CARDS, TABLE_VALUES, Family
+from yaniv_sim.policies import (
+    HEURISTIC,
+    PRESETS,
+    SEARCH,
+    TABLE_BANDS,
+    TABLE_CARDS,
+    TABLE_VALUES,
+    Family,
+)
 from yaniv_sim.policies import TABLE_BAND_EDGES as TABLE_BAND_EDGES  # public from here too
 
 
@@ -68,42 +77,15 @@ WHOLE_PARAMS = frozenset(
     name for family in DECLARED.values() for name, (_, p) in family.slots().items() if p.whole
 )
 
-# named presets of the heuristic family: parameter values over the defaults
-PRESETS: dict[str, dict[str, float]] = {
-    "cautious": {"call_at": 5, "few_cards": 2, "few_margin": 2, "late_turn": 24, "late_margin": 1},
-    "risk-aware": {"max_risk": 0.2},
-    "combo-keeper": {"keep": 0.3, "pile_combo": 1},
-    "pile-picker": {"pile_at": 3, "pile_combo": 1},
-    # risk-aware, aiming at milestones: calls when an Assaf lands on one, does not call away
-    # a hand that lands on one when caught, and discards toward such a hand
-    "milestone-hunter": {
-        "max_risk": 0.2,
-        "milestone": 1,
-        "milestone_wait": 0.02,
-        "milestone_slack": 1,
-    },
-    "risk-table": {
-        "risk_table": 1,
-        **dict(
-            zip(
-                [f"risk_at_{v}" for v in range(16)],
-                [0.60, 0.55, 0.45, 0.32, 0.20, 0.12] + [-1] * 10,
-                strict=True,
-            )
-        ),
-    },
-    "pile-threshold": {"pile_at": 4},
-    "suspicious": {"suspicion": 0.5},
-    "best": {
-        "max_risk": 0.12,
-        "pile_at": 3,
-        "pile_combo": 1,
-        "protect": 1,
-        "milestone": 1,
-        "limit_margin": 2,
-    },
+# parameters that name a choice (the slot holds its index): spec name -> the names
+CHOICES = {
+    name: p.choices
+    for family in DECLARED.values()
+    for name, (_, p) in family.slots().items()
+    if p.choices
 }
 
+FAMILIES["search"] = (KIND_SEARCH, _spec_params(SEARCH))
 FAMILIES["heuristic"] = (KIND_HEURISTIC, HEURISTIC_PARAMS)
 for _name, _values in PRESETS.items():
     FAMILIES[_name] = (
@@ -147,6 +129,15 @@ def policy_vector(spec: str) -> np.ndarray:
             allowed = ", ".join(params) if params else "none"
             raise ValueError(f"policy {name}: unknown parameter {key!r}; its parameters: {allowed}")
         index, _default, low, high = params[key]
+        if key in CHOICES:
+            choices = CHOICES[key]
+            if not eq or value.strip() not in choices:
+                raise ValueError(
+                    f"policy {name}: {key}={value.strip()!r} is not allowed; use one of "
+                    + ", ".join(choices)
+                )
+            vector[index] = choices.index(value.strip())
+            continue
         try:
             number = float(value)
         except ValueError:
@@ -172,7 +163,7 @@ def canonical_spec(spec: str) -> str:
     name = spec.strip().partition(":")[0].strip()
     _, params = FAMILIES[name]
     parts = [
-        f"{key}={vector[index]:g}"
+        f"{key}={CHOICES[key][int(vector[index])] if key in CHOICES else f'{vector[index]:g}'}"
         for key, (index, default, _low, _high) in params.items()
         if vector[index] != default
     ]

@@ -19,7 +19,18 @@ import functools
 
 import numpy as np
 
-__all__ = ["FAMILIES", "HEURISTIC", "MAX_SHED", "RANDOM", "Family", "Param", "record_type"]
+__all__ = [
+    "FAMILIES",
+    "HEURISTIC",
+    "MAX_SHED",
+    "PRESETS",
+    "RANDOM",
+    "SEARCH",
+    "SEARCH_BASES",
+    "Family",
+    "Param",
+    "record_type",
+]
 
 SLOT_KIND = 0  # slot 0 of every policy vector: which family
 
@@ -39,6 +50,7 @@ class Param:
     whole: bool
     meaning: str
     size: int = 1
+    choices: tuple[str, ...] = ()  # a named choice: the slot holds the index of the name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +141,60 @@ HEURISTIC = Family(
     ),
 )  # fmt: skip
 
-FAMILIES = {f.name: f for f in (MAX_SHED, RANDOM, HEURISTIC)}
+# named presets of the heuristic family: parameter values over the defaults
+PRESETS: dict[str, dict[str, float]] = {
+    "cautious": {"call_at": 5, "few_cards": 2, "few_margin": 2, "late_turn": 24, "late_margin": 1},
+    "risk-aware": {"max_risk": 0.2},
+    "combo-keeper": {"keep": 0.3, "pile_combo": 1},
+    "pile-picker": {"pile_at": 3, "pile_combo": 1},
+    # risk-aware, aiming at milestones: calls when an Assaf lands on one, does not call away
+    # a hand that lands on one when caught, and discards toward such a hand
+    "milestone-hunter": {
+        "max_risk": 0.2,
+        "milestone": 1,
+        "milestone_wait": 0.02,
+        "milestone_slack": 1,
+    },
+    "risk-table": {
+        "risk_table": 1,
+        **dict(
+            zip(
+                [f"risk_at_{v}" for v in range(16)],
+                [0.60, 0.55, 0.45, 0.32, 0.20, 0.12] + [-1] * 10,
+                strict=True,
+            )
+        ),
+    },
+    "pile-threshold": {"pile_at": 4},
+    "suspicious": {"suspicion": 0.5},
+    "best": {
+        "max_risk": 0.12,
+        "pile_at": 3,
+        "pile_combo": 1,
+        "protect": 1,
+        "milestone": 1,
+        "limit_margin": 2,
+    },
+}
+
+# the policies a search may play its rollouts with (by name)
+SEARCH_BASES = ("best", "max-shed", "heuristic", *(name for name in PRESETS if name != "best"))
+
+SEARCH = Family(
+    "search",
+    kind=3,
+    first=HEURISTIC.end,
+    params=(
+        Param("worlds", 16, 1, 4096, True, "sampled deals of the hidden cards per decision"),
+        Param("decide", 2, 0, 2, True, "what it searches: 0 calls, 1 calls and discards, 2 all"),
+        Param("rollouts", 0, 0, 1_000_000, True,
+              "at most this many rollouts per decision (0: worlds times candidates)"),
+        Param("base", 0, 0, len(SEARCH_BASES) - 1, True,
+              "the policy every seat plays in the rollouts", choices=SEARCH_BASES),
+    ),
+)  # fmt: skip
+
+FAMILIES = {f.name: f for f in (MAX_SHED, RANDOM, HEURISTIC, SEARCH)}
 
 N_SLOTS = max(f.end for f in FAMILIES.values())  # the length of a policy vector
 
@@ -145,8 +210,7 @@ def record_type(families: frozenset[str]) -> np.dtype:
     a table of max-shed players never compiles the heuristic.
     """
     names, formats, offsets = ["kind"], [np.float64], [8 * SLOT_KIND]
-    for name in sorted(families):
-        family = FAMILIES[name]
+    for family in sorted((FAMILIES[name] for name in families), key=lambda f: f.first):
         at = family.first
         for p in family.params:
             names.append(p.name)

@@ -53,7 +53,7 @@ def _others(scores, seat):
 
 
 @njit
-def _branch_round(rules, pol, t, plan, start, branch):
+def _branch_round(rules, pol, search, t, plan, start, branch):
     """Play a round again with one call decision forced, and maybe the game on from there.
 
     ``plan`` is the :class:`~yaniv_sim.engine.kernel.GamePlan` of ``play_game`` (round,
@@ -73,12 +73,12 @@ def _branch_round(rules, pol, t, plan, start, branch):
         ba[s] = alive0[s]
     table = Table(t.hands, t.taken, t.hand_n, t.hand_val, t.piles, t.pst, t.rng, ba, bt, t.cand,
                   t.lay, t.lay_len)  # fmt: skip
-    _, winner = _play_game(rules, pol, table, plan, (b_out, *b_rounds), scratch)
+    _, winner = _play_game(rules, pol, search, table, plan, (b_out, *b_rounds), scratch)
     return b_out.scores[0], winner
 
 
 @njit
-def _branch_games_chunk(rules, pols, run, t, rounds, games, branch):
+def _branch_games_chunk(rules, pols, search, run, t, rounds, games, branch):
     """``_games_chunk`` (see :mod:`.kernels`) plus both branches of every decision point.
 
     ``run = (rotate, seed, first, count, branch_games)``; ``rounds`` and
@@ -119,7 +119,7 @@ def _branch_games_chunk(rules, pols, run, t, rounds, games, branch):
                 totals0[s] = t.totals[s] if r > 0 else 0
                 alive0[s] = t.alive[s] if r > 0 else 1
             plan = game_plan(seed, g, r, starter, r, no_force(), 1, o)  # round r as played, kept
-            n_rounds, winner = _play_game(rules, pol, t, plan, game_out, scratch)
+            n_rounds, winner = _play_game(rules, pol, search, t, plan, game_out, scratch)
             if dec_n[0] > dec.shape[0]:
                 dec_n[0] = d0
                 return i
@@ -130,7 +130,8 @@ def _branch_games_chunk(rules, pols, run, t, rounds, games, branch):
                 other = 1 - did
                 last = max_rounds if with_game else r
                 plan = game_plan(seed, g, r, starter, last, (dec[row, D_TURN], other), 0, 0)
-                b_scores, b_winner = _branch_round(rules, pol, t, plan, (totals0, alive0), branch)
+                b_scores, b_winner = _branch_round(rules, pol, search, t, plan, (totals0, alive0),
+                                                   branch)  # fmt: skip
                 # the recorded play is the branch the seat chose
                 br_points[row, CALL if did else WAIT] = scores[seat]
                 br_points[row, OTHERS + (CALL if did else WAIT)] = _others(scores, seat)

@@ -36,6 +36,7 @@ from yaniv_sim.engine.kernel import (
     new_table,
     policy_records,
     rule_record,
+    search_workspace,
 )
 from yaniv_sim.simulation import branches
 from yaniv_sim.simulation.kernels import _games_chunk, _rounds_chunk
@@ -60,8 +61,8 @@ def _decision_buffer(rows: int):
 def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str, pd.DataFrame]:
     players = request.players
     rules = rule_record(request.rules, players)
-    pols, ids = request.rotations()
-    pols = policy_records(pols)
+    matrices, ids = request.rotations()
+    pols, search = policy_records(matrices), search_workspace(matrices, players)
     t = new_table(players)
     summaries = np.zeros((count, N_SUMMARY), np.int64)
     values = np.zeros((count, players), np.int64)
@@ -76,7 +77,7 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
         dec_unit = np.zeros(capacity, np.int64)
         out = RoundOut(summaries[done:], values[done:], scores[done:], no_log, dec, dec_n)
         run = (int(rules_rotate(request)), request.seed, first + done, count - done)
-        n = _rounds_chunk(rules, pols, run, t, out, rotation[done:], dec_unit)
+        n = _rounds_chunk(rules, pols, search, run, t, out, rotation[done:], dec_unit)
         rows = int(dec_n[0])
         decisions.append((dec[:rows], dec_unit[:rows] + done, np.zeros(rows, np.int64)))
         done += n
@@ -94,8 +95,8 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
     players = request.players
     rules = request.rules
     rules_rec = rule_record(rules, players)
-    pols, ids = request.rotations()
-    pols = policy_records(pols)
+    matrices, ids = request.rotations()
+    pols, search = policy_records(matrices), search_workspace(matrices, players)
     t = new_table(players)
     scratch = new_game_scratch(players)
     game_rounds = np.zeros(count, np.int64)
@@ -131,10 +132,11 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
             br_points = np.zeros((dec_cap, 4), np.int64)
             br_win = np.zeros((dec_cap, 2), np.int64)
             branch = (br_points, br_win, *_branch_scratch(players), scratch)
-            n = branches._branch_games_chunk(rules_rec, pols, (*run, request.branch_games), t,
-                                             rounds, games, branch)  # fmt: skip
+            run = (*run, request.branch_games)
+            n = branches._branch_games_chunk(rules_rec, pols, search, run, t, rounds, games,
+                                             branch)  # fmt: skip
         else:
-            n = _games_chunk(rules_rec, pols, run, t, rounds, games, scratch)
+            n = _games_chunk(rules_rec, pols, search, run, t, rounds, games, scratch)
         r = int(off[0])
         rows = int(dec_n[0])
         unit = round_unit[:r] + done

@@ -24,7 +24,7 @@ from yaniv_sim.engine.kernel import play_round as _play_round
 
 
 @njit
-def _rounds_chunk(rules, pols, run, t, out, rotation, dec_unit):
+def _rounds_chunk(rules, pols, search, run, t, out, rotation, dec_unit):
     """Play rounds ``first + i`` (game 0) into row ``i`` of ``out``.
 
     ``run = (rotate, seed, first, count)``. Round ``u`` is started by seat
@@ -40,7 +40,7 @@ def _rounds_chunk(rules, pols, run, t, out, rotation, dec_unit):
         q = (u // seats) % seats if rotate else 0
         d0 = dec_n[0]
         pol = seating(pols, q)
-        _play_round(rules, pol, t, (seed, np.int64(0), u), u % seats, out, i, no_force())
+        _play_round(rules, pol, search, t, (seed, np.int64(0), u, u % seats), out, i, no_force())
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
@@ -81,7 +81,7 @@ def _record_game(i, q, o, d0, played, t, rounds, games):
 
 
 @njit
-def _games_chunk(rules, pols, run, t, rounds, games, scratch):
+def _games_chunk(rules, pols, search, run, t, rounds, games, scratch):
     """Play games ``first + i`` into row ``i`` of the game outputs.
 
     ``run = (rotate, seed, first, count)``. ``rounds = (out, round_totals,
@@ -107,7 +107,7 @@ def _games_chunk(rules, pols, run, t, rounds, games, scratch):
         d0 = dec_n[0]
         game_out = (out, round_totals, round_alive, landed, dec_round)
         plan = game_plan(seed, g, 0, 0, rules.max_rounds, no_force(), 1, o)  # whole game, row o on
-        played = _play_game(rules, seating(pols, q), t, plan, game_out, scratch)
+        played = _play_game(rules, seating(pols, q), search, t, plan, game_out, scratch)
         if dec_n[0] > dec.shape[0]:
             dec_n[0] = d0
             return i
