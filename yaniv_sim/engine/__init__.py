@@ -55,6 +55,7 @@ from yaniv_sim.engine._search import search_workspace
 from yaniv_sim.engine._table import new_round_out, new_table
 from yaniv_sim.engine.positions import Position, play_on, position_at, sample_world
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
+from yaniv_sim.engine.search import SearchAnswer, SearchChoice, search_position
 from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
 
@@ -63,6 +64,8 @@ __all__ = [
     "GameRecord",
     "Position",
     "RoundRecord",
+    "SearchAnswer",
+    "SearchChoice",
     "discard_kind",
     "discard_kinds",
     "format_cards",
@@ -77,6 +80,7 @@ __all__ = [
     "position_at",
     "sample_world",
     "score_round",
+    "search_position",
     "settle_round",
     "takeable",
 ]

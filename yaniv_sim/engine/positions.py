@@ -18,6 +18,7 @@ import dataclasses
 import numpy as np
 
 from yaniv_sim.cards import N_CODES, ORDER, VALUE, card_codes, deck_codes, format_cards
+from yaniv_sim.engine._discards import C_MASK, _card_sets, _layings, _mask_kind, _takeable_bits
 from yaniv_sim.engine._layout import (
     DEAD,
     KIND_NAMES,
@@ -33,6 +34,7 @@ from yaniv_sim.engine._layout import (
     PS_STOCK_N,
     PS_TURN,
     STOCK,
+    Force,
     rule_record,
 )
 from yaniv_sim.engine._play import REACHED, _deal, _play_on
@@ -245,6 +247,80 @@ def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     return t
 
 
+def _force_at(t: Table, rules: Rules, rules_rec, call, discard, draw) -> Force:
+    """The :class:`Force` of what the seat to act is made to do at the table's turn."""
+    seat, turn = int(t.pst[PS_SEAT]), int(t.pst[PS_TURN])
+    value = int(t.hand_val[seat])
+    if call is not None and not isinstance(call, bool | np.bool_):
+        raise ValueError(f"call: {call!r}; use True, False or None")
+    if call and value > rules.threshold:
+        raise ValueError(f"call: seat {seat} holds {value}; a call needs at most {rules.threshold}")
+    if call and (discard is not None or draw is not None):
+        raise ValueError("call: a seat that calls neither discards nor draws")
+    mask, laying, source = -1, 0, -2
+    if discard is not None:
+        mask, laying = _find_laying(t, rules, seat, discard)
+    if draw is not None:
+        source = _find_draw(t, rules, draw)
+    forced_call = 1 if call else 0
+    if call is None and discard is None and draw is None:
+        return NO_FORCE
+    return Force(turn, forced_call, mask, laying, source)
+
+
+def _find_laying(t: Table, rules: Rules, seat: int, discard) -> tuple[int, int]:
+    """(card set mask, laying index) of a laying of ``seat``'s hand, as the round loop lays it."""
+    wanted = card_codes(discard, "discard")
+    jis = bool(rules.joker_in_sets)
+    reading = (jis, rules.set_draw == "ends")
+    n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
+    exact, alike = [], []
+    for i in range(n_sets):
+        mask = int(t.cand[C_MASK, i])
+        kind = _mask_kind(t.hands, seat, mask, jis)
+        rows = _layings(t.hands, seat, mask, kind, reading, t.lay, t.lay_len, 0)
+        for r in range(rows):
+            laid = t.lay[r, : t.lay_len[r]]
+            if np.array_equal(laid, wanted):
+                exact.append((mask, r))
+            elif np.array_equal(np.sort(laid), np.sort(wanted)):
+                alike.append((mask, r))
+    if exact:
+        return exact[0]
+    if len(alike) == 1:
+        return alike[0]
+    shown = format_cards(wanted)
+    if alike:
+        ways = ", ".join(format_cards(_laying_cards(t, rules, seat, m, r)) for m, r in alike)
+        raise ValueError(f"discard: {shown} can be laid several ways ({ways}); give it as laid")
+    raise ValueError(f"discard: {shown} is not a legal discard of seat {seat}'s hand "
+                     f"({format_cards(t.hands[seat, : t.hand_n[seat]])})")  # fmt: skip
+
+
+def _laying_cards(t: Table, rules: Rules, seat: int, mask: int, r: int) -> np.ndarray:
+    jis = bool(rules.joker_in_sets)
+    kind = _mask_kind(t.hands, seat, mask, jis)
+    _layings(t.hands, seat, mask, kind, (jis, rules.set_draw == "ends"), t.lay, t.lay_len, 0)
+    return t.lay[r, : t.lay_len[r]].copy()
+
+
+def _find_draw(t: Table, rules: Rules, draw) -> int:
+    """-1 for the stock, else the position of a takeable card of the previous discard."""
+    if isinstance(draw, str) and draw.strip().lower() == "stock":
+        return -1
+    card = card_codes(draw, "draw")
+    if len(card) != 1:
+        raise ValueError(f"draw: {draw!r}; give 'stock' or one card of the previous discard")
+    n, kind = int(t.pst[PS_PREV_N]), int(t.pst[PS_PREV_KIND])
+    bits = _takeable_bits(n, kind, rules.set_draw == "ends")
+    takeable = [p for p in range(n) if (bits >> p) & 1]
+    for p in takeable:
+        if t.piles[PREV, p] == card[0]:
+            return p
+    cards = format_cards(t.piles[PREV, takeable]) if takeable else "none"
+    raise ValueError(f"draw: {format_cards(card)} cannot be taken; takeable: {cards} or the stock")
+
+
 def position_at(
     rules: Rules,
     players: int,
@@ -293,8 +369,19 @@ def play_on(
     *,
     seed: int = 0,
     record: bool = True,
+    call: bool | None = None,
+    discard=None,
+    draw: str | None = None,
 ) -> RoundRecord:
     """Play a position on to the end of its round and return the record of the rest.
+
+    ``call``, ``discard`` and ``draw`` force what the seat to act does at
+    the position's turn, whatever its policy says (what-if questions; each
+    candidate of a search is played on so): ``call`` True calls (the hand
+    must allow it), False waits; ``discard`` is a laying of the seat's hand
+    as laid (card text such as ``"JK 2C JK"``; the cards in another order
+    name the laying if only one laying holds them); ``draw`` is ``"stock"``
+    or a takeable card of the previous discard.
 
     Parameters
     ----------
@@ -324,7 +411,8 @@ def play_on(
     held = [t.hands[s, : t.hand_n[s]].copy() for s in range(players)]
     alive, shown = t.alive.copy(), int(t.piles[PREV, 0])
     out = new_round_out(players, rules.max_turns + 2 if record else 0)
-    rows = _play_on(rules_rec, pol, search, t, out, 0, -1, NO_FORCE)
+    force = _force_at(t, rules, rules_rec, call, discard, draw)
+    rows = _play_on(rules_rec, pol, search, t, out, 0, -1, force)
     return round_record(
         rules=rules,
         seed=seed,
