@@ -55,7 +55,7 @@ from yaniv_sim.engine._search import search_workspace
 from yaniv_sim.engine._table import new_round_out, new_table
 from yaniv_sim.engine.positions import Position, play_on, position_at, sample_world
 from yaniv_sim.engine.records import GameRecord, RoundRecord, round_record
-from yaniv_sim.engine.search import SearchAnswer, SearchChoice, search_position
+from yaniv_sim.engine.search import SearchAnswer, SearchChoice, search_position, search_worlds
 from yaniv_sim.engine.specs import policy_matrix
 from yaniv_sim.rules import Rules
 
@@ -81,6 +81,7 @@ __all__ = [
     "sample_world",
     "score_round",
     "search_position",
+    "search_worlds",
     "settle_round",
     "takeable",
 ]

@@ -175,7 +175,7 @@ def _evaluate(rules, policy, search, seat, t, n_cands, key):
     _seed_sampler(search.rng, key)
     for w in range(worlds):
         _sample_world(t, seat, search.world, search.rng)
-        world_key = _mix64(key ^ (np.uint64(w + 1) * np.uint64(0x9E3779B97F4A7C15)))
+        world_key = _world_key(key, w)
         for c in range(n_cands):
             force = Force(turn, cands[c, K_CALL], cands[c, K_MASK], cands[c, K_LAYING],
                           cands[c, K_DRAW])  # fmt: skip
@@ -193,6 +193,28 @@ def _evaluate(rules, policy, search, seat, t, n_cands, key):
     search.info[1] = worlds
     search.info[2] = best
     return best
+
+
+@njit(inline="always")
+def _world_key(key, w):
+    """The key of world ``w``'s rollout streams in a search keyed ``key``."""
+    return _mix64(key ^ (np.uint64(w + 1) * np.uint64(0x9E3779B97F4A7C15)))
+
+
+@njit
+def nth_world(t, seat, search, w):
+    """Put into ``search.roll`` world ``w`` of the next search at ``seat``, as it is played on.
+
+    Its streams are the rollouts'. The table's streams are left as they
+    were (the key is drawn from a copy), so the search itself still sees them.
+    """
+    state = t.rng[1 + seat]
+    key = _next_u64(t.rng, 1 + seat)
+    t.rng[1 + seat] = state
+    _seed_sampler(search.rng, key)
+    for _ in range(w + 1):
+        _sample_world(t, seat, search.roll, search.rng)
+    _seed_round_streams(search.roll.rng, _world_key(key, w), seat, 0)
 
 
 @njit(inline="always")

@@ -269,8 +269,11 @@ def _force_at(t: Table, rules: Rules, rules_rec, call, discard, draw) -> Force:
 
 
 def _find_laying(t: Table, rules: Rules, seat: int, discard) -> tuple[int, int]:
-    """(card set mask, laying index) of a laying of ``seat``'s hand, as the round loop lays it."""
-    wanted = card_codes(discard, "discard")
+    """(card set mask, laying index) of a laying of ``seat``'s hand, as the round loop lays it.
+
+    Cards are matched by face (either joker, either deck's copy).
+    """
+    wanted = format_cards(card_codes(discard, "discard")).split()
     jis = bool(rules.joker_in_sets)
     reading = (jis, rules.set_draw == "ends")
     n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
@@ -280,16 +283,16 @@ def _find_laying(t: Table, rules: Rules, seat: int, discard) -> tuple[int, int]:
         kind = _mask_kind(t.hands, seat, mask, jis)
         rows = _layings(t.hands, seat, mask, kind, reading, t.lay, t.lay_len, 0)
         for r in range(rows):
-            laid = t.lay[r, : t.lay_len[r]]
-            if np.array_equal(laid, wanted):
+            laid = format_cards(t.lay[r, : t.lay_len[r]]).split()
+            if laid == wanted:
                 exact.append((mask, r))
-            elif np.array_equal(np.sort(laid), np.sort(wanted)):
+            elif sorted(laid) == sorted(wanted):
                 alike.append((mask, r))
     if exact:
         return exact[0]
     if len(alike) == 1:
         return alike[0]
-    shown = format_cards(wanted)
+    shown = " ".join(wanted)
     if alike:
         ways = ", ".join(format_cards(_laying_cards(t, rules, seat, m, r)) for m, r in alike)
         raise ValueError(f"discard: {shown} can be laid several ways ({ways}); give it as laid")
@@ -314,8 +317,8 @@ def _find_draw(t: Table, rules: Rules, draw) -> int:
     n, kind = int(t.pst[PS_PREV_N]), int(t.pst[PS_PREV_KIND])
     bits = _takeable_bits(n, kind, rules.set_draw == "ends")
     takeable = [p for p in range(n) if (bits >> p) & 1]
-    for p in takeable:
-        if t.piles[PREV, p] == card[0]:
+    for p in takeable:  # by face: either joker, either deck's copy
+        if format_cards(t.piles[PREV, p : p + 1]) == format_cards(card):
             return p
     cards = format_cards(t.piles[PREV, takeable]) if takeable else "none"
     raise ValueError(f"draw: {format_cards(card)} cannot be taken; takeable: {cards} or the stock")

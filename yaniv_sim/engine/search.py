@@ -22,12 +22,12 @@ from yaniv_sim.engine import _search
 from yaniv_sim.engine._discards import _card_sets
 from yaniv_sim.engine._layout import KIND_NAMES, LAY_KIND, PREV, rule_record
 from yaniv_sim.engine._policy import KIND_SEARCH, P_KIND, policy_records
-from yaniv_sim.engine.positions import Position, _to_table
+from yaniv_sim.engine.positions import Position, _from_table, _to_table
 from yaniv_sim.engine.specs import policy_vector
 from yaniv_sim.policies import SEARCH
 from yaniv_sim.rules import Rules
 
-__all__ = ["SearchAnswer", "SearchChoice", "search_position"]
+__all__ = ["SearchAnswer", "SearchChoice", "search_position", "search_worlds"]
 
 Z95 = 1.959963984540054
 
@@ -167,3 +167,27 @@ def search_position(
             ]
             draw = _choices(search, labels)
     return SearchAnswer(seat=seat, policy=policy, call=call, discard=discard, draw=draw)
+
+
+def search_worlds(
+    position: Position, rules: Rules, policy: str = "search", *, seed: int = 0, count: int = 1
+) -> list[Position]:
+    """The first ``count`` worlds the search plays at ``position``, with the rollouts' streams.
+
+    Playing one on with :func:`~yaniv_sim.engine.play_on` (every seat at the
+    search's base policy, the candidate forced) gives that candidate's value
+    in that world.
+    """
+    vector = policy_vector(policy)
+    if vector[P_KIND] != KIND_SEARCH:
+        raise ValueError(f"policy: {policy!r} is not a search; use a spec like 'search:worlds=64'")
+    players = position.players
+    matrix = np.zeros((players, vector.shape[0]))
+    matrix[:] = vector
+    search = _search.search_workspace(matrix, players)
+    t = _to_table(position, rules, seed)
+    worlds = []
+    for w in range(count):
+        _search.nth_world(t, position.seat, search, w)
+        worlds.append(_from_table(search.roll))
+    return worlds

@@ -1,0 +1,191 @@
+"""The search policy: it sees only what its seat sees, plays legally and reproducibly,
+finds clear answers, and its values are what playing its worlds on gives."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tests.replay import check_round
+from yaniv_sim import Rules, engine
+from yaniv_sim.cards import ORDER, deck_codes, parse_cards
+from yaniv_sim.engine.specs import canonical_spec, policy_vector
+
+STANDARD = Rules()
+NORDIC = Rules.preset("nordic")
+FAST = "search:worlds=4,base=best"
+
+
+def _positions(rules, players, policies, seeds, turns):
+    out = []
+    for seed in seeds:
+        whole = engine.play_round(rules, players, seed, policies)
+        for turn in turns:
+            if turn < whole.turns:
+                out.append(engine.position_at(rules, players, seed, policies, turn=turn))
+    return out
+
+
+def _redeal_hidden(position: engine.Position, seat: int, rng) -> engine.Position:
+    """The same position with the cards ``seat`` cannot see dealt differently."""
+    cards, places = [], []
+    for o, (hand, took) in enumerate(zip(position.hands, position.taken, strict=True)):
+        if o != seat:
+            for i in np.flatnonzero(~took):
+                cards.append(int(hand[i]))
+                places.append((o, int(i)))
+    cards += [int(c) for c in position.stock]
+    cards = np.array(cards, np.int16)[rng.permutation(len(cards))]
+    hands = [h.copy() for h in position.hands]
+    for (o, i), card in zip(places, cards, strict=False):
+        hands[o][i] = card
+    stock = cards[len(places) :]
+    taken = list(position.taken)
+    for o in range(position.players):
+        order = np.argsort(ORDER[hands[o]], kind="stable")
+        hands[o], taken[o] = hands[o][order], taken[o][order]
+    return dataclasses.replace(position, hands=tuple(hands), taken=tuple(taken), stock=stock)
+
+
+def _relative(scores, alive, seat):
+    others = [scores[s] for s in range(len(scores)) if s != seat and alive[s]]
+    return float(np.mean(others)) - scores[seat]
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"), [(STANDARD, 2), (NORDIC, 3), (STANDARD, 4), (NORDIC, 5)]
+)
+def test_the_search_never_reads_a_hidden_card(rules, players):
+    """Positions that differ only in what the seat cannot see get the same answer."""
+    rng = np.random.default_rng(players)
+    for position in _positions(rules, players, "pile-picker", range(2), (0, 3, 7, 12)):
+        other = _redeal_hidden(position, position.seat, rng)
+        assert not all(np.array_equal(a, b) for a, b in zip(position.hands, other.hands,
+                                                              strict=True)) or not np.array_equal(
+            position.stock, other.stock)  # fmt: skip
+        a = engine.search_position(position, rules, FAST, seed=1)
+        b = engine.search_position(other, rules, FAST, seed=1)
+        assert a == b
+
+
+def test_the_answer_changes_with_what_the_seat_sees():
+    """The invariance above is not an answer that ignores the position altogether."""
+    rules = STANDARD
+    position = _positions(rules, 4, "best", [3], [9])[0]
+    seat = position.seat
+    answer = engine.search_position(position, rules, "search:worlds=32", seed=1)
+    hands = list(position.hands)
+    # swap one of the seat's own cards with the top of the stock: its own hand changes
+    hands[seat] = hands[seat].copy()
+    stock = position.stock.copy()
+    hands[seat][0], stock[-1] = stock[-1], hands[seat][0]
+    order = np.argsort(ORDER[hands[seat]], kind="stable")
+    hands[seat] = hands[seat][order]
+    changed = dataclasses.replace(position, hands=tuple(hands), stock=stock)
+    assert engine.search_position(changed, rules, "search:worlds=32", seed=1) != answer
+
+
+def test_one_world_values_are_what_playing_that_world_on_gives():
+    rules = STANDARD
+    spec = "search:worlds=1,base=best"
+    for position in _positions(rules, 4, "best", [5, 6], [2, 6]):
+        seat = position.seat
+        answer = engine.search_position(position, rules, spec)
+        world = engine.search_worlds(position, rules, spec)[0]
+        # the world keeps the seat's own hand and everything public
+        assert np.array_equal(world.hands[seat], position.hands[seat])
+        assert np.array_equal(world.pile, position.pile) and np.array_equal(
+            world.dead, position.dead
+        )
+        assert [len(h) for h in world.hands] == [len(h) for h in position.hands]
+        for choice in answer.discard:
+            laid = choice.action.split(" (")[0]
+            record = engine.play_on(world, rules, "best", discard=laid, call=None)
+            assert choice.value == pytest.approx(_relative(record.scores, world.alive, seat))
+        if answer.call is not None:
+            for choice in answer.call:
+                record = engine.play_on(world, rules, "best", call=choice.action == "call")
+                assert choice.value == pytest.approx(_relative(record.scores, world.alive, seat))
+
+
+def _hand_written(hands: list[str], pile: str, dead: str = "", turn: int = 8, seat: int = 0):
+    """A position of standard rules, one deck: the given hands, pile and dead cards, the
+    rest in the stock."""
+    used = []
+    for text in [*hands, pile, dead]:
+        used += [int(c) for c in parse_cards(text)] if text else []
+    rest = np.array([c for c in deck_codes(1, 2) if c not in used], np.int16)
+    sorted_hands = []
+    for text in hands:
+        cards = parse_cards(text)
+        sorted_hands.append(cards[np.argsort(ORDER[cards], kind="stable")])
+    return engine.Position(
+        hands=tuple(sorted_hands),
+        taken=tuple(np.zeros(len(h), bool) for h in sorted_hands),
+        stock=rest,
+        dead=parse_cards(dead) if dead else np.zeros(0, np.int16),
+        pile=parse_cards(pile),
+        pile_kind="single",
+        seat=seat,
+        turn=turn,
+        starter=0,
+        reshuffles=0,
+        alive=np.ones(len(hands), bool),
+        totals=np.zeros(len(hands), np.int64),
+    )
+
+
+def test_a_call_that_cannot_be_assafed_is_made():
+    """Both jokers in hand: no opponent can hold 0 or less, so calling scores 0 for sure."""
+    position = _hand_written(["JK JK", "5S 6D 7C 8H", "9S 9D 10C", "4H 4C KS QD"], pile="3S")
+    answer = engine.search_position(position, STANDARD, "search:worlds=64,base=best", seed=2)
+    assert answer.call[0].action == "call"
+    wait = answer.call[1]
+    assert wait.gap_high < 0  # clearly worse, by its paired interval
+
+
+def test_a_discard_that_obviously_loses_is_not_made():
+    """Holding 2C KS KH against an opponent on one card: shed the kings, not the two."""
+    position = _hand_written(["2C KS KH", "AD", "5S 6D 7C 8H", "9S 9D 10C 4H"], pile="3S")
+    answer = engine.search_position(position, STANDARD, "search:worlds=64,base=best", seed=3)
+    assert answer.discard[0].action == "KS KH (set)"
+    two = next(c for c in answer.discard if c.action == "2C")
+    assert two.gap_high < 0
+
+
+@pytest.mark.parametrize(("rules", "players"), [(STANDARD, 3), (NORDIC, 4)])
+def test_search_seats_play_legal_reproducible_rounds(rules, players):
+    policies = ["search:worlds=3,base=best"] + ["best"] * (players - 1)
+    for seed in range(3):
+        record = engine.play_round(rules, players, seed, policies)
+        check_round(record, rules, players)
+        again = engine.play_round(rules, players, seed, policies)
+        assert str(again) == str(record)
+
+
+def test_search_data_are_the_same_for_any_workers_and_chunks(tmp_path):
+    from yaniv_sim.runs import simulate
+    from yaniv_sim.storage import open_dataset
+
+    policies = ["search:worlds=2,decide=1,base=max-shed", "best", "max-shed"]
+    frames = []
+    for workers, chunk in ((1, 40), (2, 15)):
+        out = tmp_path / f"w{workers}"
+        simulate(Rules(), 3, policies, rounds=40, seed=9, out=out, workers=workers,
+                 chunk_size=chunk)  # fmt: skip
+        frames.append(open_dataset(out).rounds.sort_values("round").reset_index(drop=True))
+    assert frames[0].equals(frames[1])
+    assert len(frames[0]) == 40
+
+
+def test_search_specs_are_checked_and_written_one_way():
+    assert canonical_spec("search: base=best , worlds=16") == "search"
+    assert canonical_spec("search:worlds=32,base=cautious") == "search:worlds=32,base=cautious"
+    with pytest.raises(ValueError, match="base='nope' is not allowed; use one of best, max-shed"):
+        policy_vector("search:base=nope")
+    with pytest.raises(ValueError, match="worlds='0' is not allowed; use a number from 1 to 4096"):
+        policy_vector("search:worlds=0")
+    with pytest.raises(ValueError, match="is not a search"):
+        engine.search_position(_hand_written(["AS", "2S", "3S"], pile="4S"), STANDARD, "best")
