@@ -10,24 +10,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from tests.conftest import REPORT_ARGS
 from yaniv_sim import Rules, parse_cards
 from yaniv_sim.analysis.assaf_risk import assaf_risk, turn_band
 from yaniv_sim.cards import deck_codes
 from yaniv_sim.cli import main
 from yaniv_sim.odds import p_assaf
 from yaniv_sim.storage import open_dataset
-
-ARGS = ["report", "--quick", "--games", "60", "--players", "3,4", "--section", "assaf-risk",
-        "--section", "when-to-call", "--quiet"]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    root = tmp_path_factory.mktemp("report")
-    runner = CliRunner()
-    result = runner.invoke(main, [*ARGS, "--out", str(root / "out"), "--data", str(root / "data")])
-    assert result.exit_code == 0, result.output
-    return root
 
 
 def test_report_files(report):
@@ -76,7 +65,7 @@ def test_report_risk_equals_a_direct_count(report):
 
 def test_report_is_reproducible(report, tmp_path):
     runner = CliRunner()
-    result = runner.invoke(main, [*ARGS, "--out", str(tmp_path / "again"),
+    result = runner.invoke(main, [*REPORT_ARGS, "--out", str(tmp_path / "again"),
                                   "--data", str(report / "data")])  # fmt: skip
     assert result.exit_code == 0, result.output
     for name in ("report.md", "assaf-risk.csv", "decision-table.csv", "call-table-4p.toml"):

@@ -3,27 +3,23 @@
 It combines the exact Assaf odds for random unseen cards
 (:func:`yaniv_sim.odds.p_assaf`) with the simulated tables a strategy report
 writes (``assaf-risk.csv``, ``decision-table.csv``), when those cover the
-situation.
+situation. The tables are read through :mod:`yaniv_sim.advice_tables`, which
+declares their format.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import json
 from pathlib import Path
 
 import numpy as np
 
+from yaniv_sim.advice_tables import BAND_EDGES, BAND_NAMES, FEWEST_CAP, FILES, read_tables
 from yaniv_sim.cards import VALUE, deck_codes, format_cards, parse_cards
 from yaniv_sim.odds import p_assaf
 from yaniv_sim.rules import Rules
 
 __all__ = ["Advice", "advise", "default_tables"]
-
-BAND_EDGES = (10, 20)
-BAND_NAMES = ("0-9", "10-19", "20+")
-TABLE_FILES = ("assaf-risk.csv", "decision-table.csv", "report-tables.json")
 
 
 @dataclasses.dataclass
@@ -95,7 +91,7 @@ def default_tables(rules_label: str) -> Path | None:
         Path("reports") / f"strategy-{name}",
         Path("reports") / f"strategy-{name}-quick",
     ):
-        if all((folder / f).is_file() for f in TABLE_FILES):
+        if all((folder / f).is_file() for f in FILES):
             return folder
     return None
 
@@ -136,8 +132,11 @@ def advise(
         Opponent number (1-based, as in ``opponents``) -> cards that opponent
         took from the pile and still holds.
     tables : Path, optional
-        A report folder holding ``assaf-risk.csv``, ``decision-table.csv``
-        and ``report-tables.json``.
+        A report folder holding the advice tables (``assaf-risk.csv``,
+        ``decision-table.csv`` and ``report-tables.json``; see
+        :mod:`yaniv_sim.advice_tables`). Tables that do not match the
+        declared format raise :class:`~yaniv_sim.advice_tables.TablesError`
+        (a ``ValueError``) with one line.
     """
     rules = rules or Rules()
     took = dict(took or {})
@@ -230,60 +229,35 @@ def _lookup(tables, rules, players, value, opponents, turn):
                 "simulated risk and the call-or-wait comparison."
             ),
         )
-    tables = Path(tables)
-    missing = [f for f in TABLE_FILES if not (tables / f).is_file()]
-    if missing:
-        raise ValueError(f"tables {tables}: not a report folder (no {missing[0]})")
-    meta = json.loads((tables / "report-tables.json").read_text(encoding="utf-8"))
-    if Rules.from_dict(meta["rules"]) != rules:
+    found = read_tables(tables)
+    if found.rules != rules:
         return (
             None,
             None,
             (
-                f"The tables in {tables} were made under other rules; run `yaniv-sim report` with "
-                "these rules to add simulated figures."
+                f"The tables in {found.folder} were made under other rules; run `yaniv-sim "
+                "report` with these rules to add simulated figures."
             ),
         )
-    fewest = min(min(opponents), 7)
+    fewest = min(min(opponents), FEWEST_CAP)
     band = int(np.searchsorted(BAND_EDGES, turn, side="right"))
     cell = {"hand_value": value, "fewest": fewest, "band": band}
-    row = _find(tables / "assaf-risk.csv", {"players": players, "opponents": players - 1, **cell})
+    row = found.row("assaf-risk.csv", players=players, opponents=players - 1, **cell)
     simulated = None
-    if row is not None and int(row["n"]) >= 30:
-        simulated = dict(risk=float(row["risk"]), low=float(row["low"]),
-                         high=float(row["high"]), n=int(row["n"]),
-                         policy=meta["policy"])  # fmt: skip
-    row = _find(tables / "decision-table.csv", {"opponents": players - 1, **cell})
-    table = None
-    if row is not None and row["verdict"] != "too few":
-        table = {key: _number(text) for key, text in row.items()}
+    if row is not None and row["n"] >= 30:
+        simulated = dict(risk=row["risk"], low=row["low"], high=row["high"], n=row["n"],
+                         policy=found.meta["policy"])  # fmt: skip
+    table = found.row("decision-table.csv", opponents=players - 1, **cell)
+    if table is not None and table["verdict"] == "too few":
+        table = None
     note = ""
     if simulated is None or table is None:
         note = (
-            f"The simulated tables in {tables} have too few positions like this one "
+            f"The simulated tables in {found.folder} have too few positions like this one "
             f"({players} players, {value} points, fewest {fewest} cards, turn band "
             f"{BAND_NAMES[band]}); a longer report run would cover it."
         )
     return simulated, table, note
-
-
-def _number(text: str):
-    """A CSV cell as int, float (NaN when empty) or the text itself."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return float("nan") if text == "" else text
-
-
-def _find(path: Path, where: dict[str, int]) -> dict[str, str] | None:
-    """The first row of a CSV file whose columns equal ``where`` (as integers)."""
-    with open(path, newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            if all(int(float(row[key])) == value for key, value in where.items()):
-                return row
-    return None
 
 
 def _pct(p: float) -> str:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from yaniv_sim import advice_tables
 from yaniv_sim.analysis.assaf_risk import BAND_NAMES, assaf_risk, naive_assaf_risk, turn_band
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
@@ -160,14 +159,13 @@ def build(options: ReportOptions) -> Section:
         f"(95% intervals; rules: {options.label}).",
     )
     live = decisions.filter(regex=r"^opp\d+_cards$").to_numpy() >= 0
-    cells = assaf_risk(decisions.assign(fewest=np.minimum(decisions["fewest_opponent_cards"], 7),
-                                        opponents=live.sum(axis=1)),
+    capped = np.minimum(decisions["fewest_opponent_cards"], advice_tables.FEWEST_CAP)
+    cells = assaf_risk(decisions.assign(fewest=capped, opponents=live.sum(axis=1)),
                        ["players", "opponents", "hand_value", "fewest", "band"])  # fmt: skip
-    section.attach("assaf-risk.csv", cells.to_csv(index=False))
-    section.attach("report-tables.json", json.dumps({
-        "rules": options.rules.to_dict(), "policy": options.policy, "seed": options.seed,
-        "games": options.budget(*options.DECISION_GAMES), "players": list(options.players),
-    }, indent=1))  # fmt: skip
+    section.attach("assaf-risk.csv", advice_tables.table_csv("assaf-risk.csv", cells))
+    section.attach(advice_tables.META_FILE, advice_tables.meta_json(
+        options.rules, options.policy, options.seed, options.budget(*options.DECISION_GAMES),
+        options.players))  # fmt: skip
     section.text(
         "The risk for every table size, number of opponents still in, hand value, fewest "
         "opponent cards (1 to 7) and turn band is in `assaf-risk.csv` beside this report; "

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import ListedColormap
 
+from yaniv_sim import advice_tables
 from yaniv_sim.analysis.assaf_risk import BAND_NAMES
 from yaniv_sim.analysis.decision_table import (
     corrections,
@@ -161,7 +162,7 @@ def build(options: ReportOptions) -> Section:
     )
     full = decision_table(points, by=("opponents", "hand_value", "fewest", "band"))
     full.insert(3, "turns", [BAND_NAMES[b] for b in full["band"]])
-    section.attach("decision-table.csv", full.to_csv(index=False))
+    section.attach("decision-table.csv", advice_tables.table_csv("decision-table.csv", full))
     section.text(
         "The full table, by number of opponents, hand value, fewest opponent cards and turn "
         "band (turns 0–9, 10–19, 20+ of the round), is in `decision-table.csv` beside this "
