@@ -189,3 +189,44 @@ def test_search_specs_are_checked_and_written_one_way():
         policy_vector("search:worlds=0")
     with pytest.raises(ValueError, match="is not a search"):
         engine.search_position(_hand_written(["AS", "2S", "3S"], pile="4S"), STANDARD, "best")
+
+
+def test_the_table_position_holds_what_the_player_said():
+    from yaniv_sim.advice import table_position
+
+    rules = Rules(decks=2)
+    position = table_position("AS 2D JK", [3, 5], "5H 6H 7H", 9, rules, seen="9S 9S KD",
+                              took={2: "JK 4C"}, totals=[10, 20, 30])  # fmt: skip
+    assert engine.format_cards(position.hands[0]) == "AS 2D JK"
+    assert position.pile_kind == "run" and position.turn == 9 and position.seat == 0
+    assert engine.format_cards(position.dead) == "9S 9S KD"  # both decks' nine of spades
+    took = engine.format_cards(position.hands[2][position.taken[2]])
+    assert sorted(took.split()) == ["4C", "JK"] and position.taken[2].sum() == 2
+    assert [len(h) for h in position.hands] == [3, 3, 5] and not position.taken[1].any()
+    everything = np.concatenate([*position.hands, position.stock, position.dead, position.pile])
+    assert np.array_equal(np.sort(everything), np.sort(deck_codes(2, 2)))
+    assert list(position.totals) == [10, 20, 30]
+    with pytest.raises(ValueError, match="5H is given more often than the deck holds it"):
+        table_position("5H 5H AS", [3], "5H", 0, STANDARD)
+    with pytest.raises(ValueError, match="may be laid as a set or as a run"):
+        table_position("AS", [3], "5H JK JK", 0, STANDARD)
+
+
+def test_advise_answers_with_the_search_for_the_exact_position():
+    from click.testing import CliRunner
+
+    from yaniv_sim.cli import main
+
+    runner = CliRunner()
+    args = ["advise", "--hand", "AS 2D 3C", "--opponents", "2,4,5", "--turn", "8",
+            "--pile", "KD", "--search", "search:worlds=16,base=best"]  # fmt: skip
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("search (search:worlds=16"))
+    assert [line.strip() for line in lines[start + 1 :] if line.strip().endswith(":")] == [
+        "call or wait:", "discard:", "draw:"]  # fmt: skip
+    assert runner.invoke(main, args).output == result.output  # the same answer again
+    bad = runner.invoke(main, ["advise", "--hand", "AS", "--opponents", "3", "--search", "search"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
+    assert "--pile: the search needs the previous discard" in bad.output

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from yaniv_sim import engine
 from yaniv_sim.advice_tables import BAND_EDGES, BAND_NAMES, FEWEST_CAP, FILES, read_tables
 from yaniv_sim.cards import VALUE, deck_codes, format_cards, parse_cards
 from yaniv_sim.odds import p_assaf
 from yaniv_sim.rules import Rules
 
-__all__ = ["Advice", "advise", "default_tables"]
+__all__ = ["DEFAULT_SEARCH", "Advice", "advise", "default_tables", "table_position"]
 
 
 @dataclasses.dataclass
@@ -288,4 +289,100 @@ def _verdict(risk: float, table: dict | None, penalty: int) -> str:
     return (
         "Verdict: too close to tell. Calling and waiting came out about even in positions "
         "like this; either is defensible."
+    )
+
+
+DEFAULT_SEARCH = "search:worlds=256,base=best"
+
+
+def table_position(
+    hand: str,
+    opponents: list[int],
+    pile: str,
+    turn: int = 0,
+    rules: Rules | None = None,
+    *,
+    seen: str | None = None,
+    took: dict[int, str] | None = None,
+    totals: list[int] | None = None,
+    pile_kind: str | None = None,
+) -> engine.Position:
+    """The position a player describes at the table, with the player as seat 0.
+
+    ``pile`` is the previous discard as laid (what may be taken from it
+    follows how it was laid: give ``pile_kind`` when it could be a set or a
+    run); ``seen`` the cards under the pile; ``took`` the cards each
+    opponent took from the pile and still holds; ``totals`` every player's
+    running total, yours first. The opponents' other cards and the stock are
+    the cards left, in an arbitrary order: a search never looks at them.
+    Cards the player does not list as seen are taken to be in the stock.
+    """
+    rules = rules or Rules()
+    opponents = [int(c) for c in opponents]
+    players = len(opponents) + 1
+    if not opponents or players > 8:
+        raise ValueError("opponents: give each opponent's card count, 1 to 7 opponents")
+    rules.check_players(players)
+    took = dict(took or {})
+    for k in took:
+        if not 1 <= k <= len(opponents):
+            raise ValueError(f"took: there is no opponent {k}; opponents are 1 to {len(opponents)}")
+    deck = [int(c) for c in deck_codes(rules.decks_for(players), rules.jokers_per_deck)]
+    free = {}  # face -> the codes of that face not yet placed
+    for code in deck:
+        free.setdefault(format_cards([code]), []).append(code)
+
+    def place(text: str | None, what: str) -> list[int]:
+        codes = []
+        for face in format_cards(parse_cards(text)).split() if text and text.strip() else []:
+            if not free.get(face):
+                raise ValueError(f"{what}: {face} is given more often than the deck holds it "
+                                 "(each card can be in one place only)")  # fmt: skip
+            codes.append(free[face].pop(0))
+        return codes
+
+    mine = place(hand, "hand")
+    if not 1 <= len(mine) <= rules.hand_size:
+        raise ValueError(f"hand: {len(mine)} cards; a hand holds 1 to {rules.hand_size} cards")
+    laid = place(pile, "pile")
+    if not laid:
+        raise ValueError("pile: give the previous player's discard as laid, e.g. --pile 7H")
+    if pile_kind is None:
+        pile_kind = engine.discard_kind(np.array(laid, np.int16), rules)
+    elif pile_kind not in engine.discard_kinds(np.array(laid, np.int16), rules):
+        raise ValueError(f"pile kind: {format_cards(laid)} cannot be laid as a {pile_kind}")
+    dead = place(seen, "seen")
+    known = {k: place(text, f"took {k}") for k, text in took.items()}
+    rest = [c for codes in free.values() for c in codes]
+    hands, flags = [np.array(mine, np.int16)], [np.zeros(len(mine), bool)]
+    for i, count in enumerate(opponents, 1):
+        if not 1 <= count <= rules.hand_size:
+            raise ValueError(f"opponents: opponent {i} holds {count} cards; a hand holds 1 to "
+                             f"{rules.hand_size} cards")  # fmt: skip
+        shown = known.get(i, [])
+        if len(shown) > count:
+            raise ValueError(f"took {i}: {len(shown)} cards, but opponent {i} holds {count}")
+        if count - len(shown) > len(rest):
+            raise ValueError("opponents: more unknown cards in hands than the deck has left")
+        cards = shown + rest[: count - len(shown)]
+        rest = rest[count - len(shown) :]
+        hands.append(np.array(cards, np.int16))
+        flags.append(np.array([True] * len(shown) + [False] * (count - len(shown))))
+    if totals is None:
+        totals = [0] * players
+    if len(totals) != players:
+        raise ValueError(f"totals: {len(totals)} given; give {players}, yours first")
+    return engine.Position(
+        hands=tuple(hands),
+        taken=tuple(flags),
+        stock=np.array(rest, np.int16),
+        dead=np.array(dead, np.int16),
+        pile=np.array(laid, np.int16),
+        pile_kind=pile_kind,
+        seat=0,
+        turn=int(turn),
+        starter=0,
+        reshuffles=0,
+        alive=np.ones(players, bool),
+        totals=np.array(totals, np.int64),
     )

@@ -558,15 +558,39 @@ def _took(items: tuple[str, ...]) -> dict[int, str]:
 @click.option("--tables", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="A report folder with the simulated tables [default: the newest "
                    "reports/strategy-<rules> folder, if any].")  # fmt: skip
+@click.option("--pile", metavar="CARDS", default=None,
+              help="The previous player's discard as laid, e.g. \"5H 6H 7H\"; with it the "
+                   "search also answers for this exact position.")  # fmt: skip
+@click.option(
+    "--pile-kind",
+    type=click.Choice(["single", "set", "run"]),
+    default=None,
+    help="How the pile was laid, when it could be a set or a run.",
+)
+@click.option(
+    "--totals",
+    metavar="N,N,...",
+    default=None,
+    help="Running totals, yours first, then the opponents' in order.",
+)
+@click.option("--search", "search_spec", metavar="SPEC", default=None,
+              help="The search policy to ask (with --pile) [default: "
+                   "search:worlds=256,base=best].")  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the search.")
 @_user_errors
-def advise_command(hand, opponents, turn, rules, seen, took, tables):
+def advise_command(hand, opponents, turn, rules, seen, took, tables, pile, pile_kind, totals,
+                   search_spec, seed):  # fmt: skip
     """Should I call Yaniv now? Assaf risk, call-or-wait value and a verdict.
 
     Gives the exact Assaf risk if the opponents' unknown cards were random,
     and, from the tables a `yaniv-sim report` run wrote, the simulated risk
     and what calling now gains over waiting a turn in positions like this.
+    With --pile, a search that sees what you see plays every choice on in
+    sampled deals and answers call or wait, the best discard and the best
+    draw for this exact position, each with its value and interval. Cards
+    under the pile you do not list with --seen are taken to be in the stock.
 
-    Example: yaniv-sim advise --hand "AS 2D 3C" --opponents 2,4,5 --turn 8
+    Example: yaniv-sim advise --hand "AS 2D 3C" --opponents 2,4,5 --turn 8 --pile KD
     """
     from yaniv_sim.advice import advise, default_tables
     from yaniv_sim.rules import rules_label
@@ -577,9 +601,26 @@ def advise_command(hand, opponents, turn, rules, seen, took, tables):
         raise ValueError(
             f"--opponents {opponents!r}: give each opponent's card count, e.g. 2,4,5"
         ) from None
+    if pile is None and (search_spec is not None or totals is not None or pile_kind is not None):
+        raise ValueError("--pile: the search needs the previous discard as laid, e.g. --pile 7H")
+    try:
+        sums = None if totals is None else [int(x) for x in totals.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"--totals {totals!r}: whole numbers, yours first, e.g. 12,40,7") from None
     label = rules_label(rules)
     if tables is None:
         tables = default_tables(label)
     result = advise(hand, counts, turn, rules, seen=seen, took=_took(took), tables=tables,
                     rules_label=label)  # fmt: skip
+    position = None
+    if pile is not None:
+        from yaniv_sim.advice import DEFAULT_SEARCH, table_position
+        from yaniv_sim.engine import search_position
+
+        position = table_position(hand, counts, pile, turn, rules, seen=seen, took=_took(took),
+                                  totals=sums, pile_kind=pile_kind)  # fmt: skip
     click.echo(str(result))
+    if position is None:
+        return
+    click.echo("")
+    click.echo(str(search_position(position, rules, search_spec or DEFAULT_SEARCH, seed=seed)))
