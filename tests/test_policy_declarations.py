@@ -95,3 +95,17 @@ def test_slots_do_not_overlap_and_fit_the_vector():
 def test_every_declaration_says_what_it_does(name):
     (param,) = [p for p in HEURISTIC.params if p.name == name]
     assert param.meaning and len(param.meaning) < 80 and param.low <= param.default <= param.high
+
+
+def test_the_search_table_is_the_declaration():
+    from yaniv_sim.policies import SEARCH
+
+    rows = _rows("## The search player")
+    documented = {re.findall(r"`(\w+)`", c[0])[0]: (c[1], c[2].strip("`")) for c in rows}
+    declared = {}
+    for p in SEARCH.params:
+        if p.choices:
+            declared[p.name] = ("a policy name", p.choices[int(p.default)])
+        else:
+            declared[p.name] = (f"{p.low:.0f} to {p.high:.0f}", f"{p.default:g}")
+    assert documented == declared
