@@ -15,15 +15,16 @@ import numpy as np
 
 from yaniv_sim import Rules, engine
 from yaniv_sim._numba import njit
-from yaniv_sim.engine._table import new_table
-from yaniv_sim.engine._worlds import _sample_world, _seed_sampler
-from yaniv_sim.engine.positions import _to_table
+from yaniv_sim.engine.kernel import new_table
+from yaniv_sim.engine.kernel import sample_world as _sample_world
+from yaniv_sim.engine.kernel import seed_sampler as _seed_sampler
+from yaniv_sim.engine.kernel import table_of as _to_table
 
 
 @njit
 def _sample_many(t, seat, world, rng, count):
     for _ in range(count):
-        _sample_world(t, seat, world, rng)
+        _sample_world(t, seat, world, rng, 0.0)
     return world.hand_val[0]
 
 

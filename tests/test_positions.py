@@ -111,7 +111,8 @@ def test_streams_decide_the_continuation_and_seed_only_without_them():
 
 
 def test_a_position_survives_the_round_trip_through_the_kernel_table():
-    from yaniv_sim.engine.positions import _from_table, _to_table
+    from yaniv_sim.engine.kernel import position_of as _from_table
+    from yaniv_sim.engine.kernel import table_of as _to_table
 
     rules = Rules.preset("nordic")
     policies = "random:call=0.1,pile=0.8"

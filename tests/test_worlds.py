@@ -17,10 +17,11 @@ from scipy.stats import chi2
 from tests.replay import check_round
 from yaniv_sim import Rules, engine
 from yaniv_sim.cards import N_CODES, ORDER, VALUE, deck_codes, parse_cards
-from yaniv_sim.engine._layout import STOCK
-from yaniv_sim.engine._table import new_table
-from yaniv_sim.engine._worlds import _sample_world, _seed_sampler
-from yaniv_sim.engine.positions import _from_table, _to_table
+from yaniv_sim.engine.kernel import STOCK, new_table
+from yaniv_sim.engine.kernel import position_of as _from_table
+from yaniv_sim.engine.kernel import sample_world as _sample_world
+from yaniv_sim.engine.kernel import seed_sampler as _seed_sampler
+from yaniv_sim.engine.kernel import table_of as _to_table
 
 PILE_HEAVY = "random:call=0.05,pile=0.8"  # takes from the pile often: many taken cards
 
@@ -180,7 +181,7 @@ def test_the_kernel_leaves_the_table_alone_and_writes_the_whole_world(
         for world in (fresh, dirty):
             rng = np.zeros(1, np.uint64)
             _seed_sampler(rng, 5)
-            _sample_world(t, seat, world, rng)
+            _sample_world(t, seat, world, rng, 0.0)
             results.append(_snapshot(world)[:-3])  # all but the scratch cand, lay, lay_len
         assert all(np.array_equal(x, y) for x, y in zip(_snapshot(t), before, strict=True))
         assert all(np.array_equal(x, y) for x, y in zip(*results, strict=True))
@@ -245,7 +246,7 @@ def test_hidden_cards_land_everywhere_equally_often():
     pairs = np.zeros((h, h))
     stock_n = len(position.stock)
     for _ in range(draws):
-        _sample_world(t, np.int64(0), world, rng)
+        _sample_world(t, np.int64(0), world, rng, 0.0)
         for name, seat in (("seat 1", 1), ("seat 2", 2), ("seat 3", 3)):
             for i in range(world.hand_n[seat]):
                 if not world.taken[seat, i]:

@@ -31,10 +31,12 @@ from yaniv_sim.engine._layout import (
     PREV,
     PS_DEAD_N,
     PS_PREV_N,
+    PS_STARTER,
     PS_STOCK_N,
+    PS_TURN,
     STOCK,
 )
-from yaniv_sim.engine._rng import _mix64, _shuffle
+from yaniv_sim.engine._rng import _mix64, _shuffle, _uniform
 
 # the presence map of hidden cards lives in a row of the world's ``cand`` scratch
 assert N_CODES <= MAX_CARD_SETS
@@ -81,8 +83,45 @@ def _copy_row(src, dst, row, n):
         dst[row, k] = 0
 
 
+@njit(inline="always")
+def _turns_played(t, o):
+    """Turns seat ``o`` has played this round (public: the turn, the starter, who is in)."""
+    seats = t.alive.shape[0]
+    n_alive = 0
+    order = -1
+    s = t.pst[PS_STARTER]
+    for _ in range(seats):
+        if t.alive[s]:
+            if s == o:
+                order = n_alive
+            n_alive += 1
+        s = s + 1 if s + 1 < seats else 0
+    turn = t.pst[PS_TURN]
+    if order < 0 or turn <= order:
+        return 0
+    return (turn - order + n_alive - 1) // n_alive
+
+
+@njit(inline="always")
+def _pick_low(hidden, top, lam, rng):
+    """Move a card of ``hidden[:top]``, drawn with weight ``exp(-lam * value)``, to ``top - 1``."""
+    total = 0.0
+    for k in range(top):
+        total += np.exp(-lam * VALUE[hidden[k]])
+    u = _uniform(rng, 0) * total
+    j = top - 1
+    for k in range(top):
+        u -= np.exp(-lam * VALUE[hidden[k]])
+        if u < 0.0:
+            j = k
+            break
+    card = hidden[j]
+    hidden[j] = hidden[top - 1]
+    hidden[top - 1] = card
+
+
 @njit
-def _sample_world(t, seat, world, rng):
+def _sample_world(t, seat, world, rng, bias):
     """Deal into ``world`` a table that ``seat`` cannot tell from ``t``.
 
     Parameters
@@ -104,6 +143,14 @@ def _sample_world(t, seat, world, rng):
         of the hidden cards and is left zeroed; nothing is allocated.
     rng : uint64[1]
         The sampler's own stream (see :func:`_seed_sampler`); advanced.
+    bias : float
+        0 deals the hidden cards uniformly. Above 0, each of an opponent's
+        unknown cards is drawn from the hidden cards left with weight
+        ``exp(-lam * value)``, ``lam = bias * (1 - exp(-k / 3))`` for an
+        opponent that has played ``k`` turns this round: players keep low
+        cards and shed high ones, so the longer an opponent has played, the
+        lower its unknown cards tend to be (see docs/policies.md, "The search
+        player", for how the default was fitted).
 
     The world gets ``t``'s pile state, totals, seats in, dead cards,
     previous discard, and ``t.rng`` copied as they are (a caller that plays
@@ -162,11 +209,14 @@ def _sample_world(t, seat, world, rng):
             value = t.hand_val[o]
         else:
             value = 0
+            lam = bias * (1.0 - np.exp(-_turns_played(t, o) / 3.0)) if bias > 0.0 else 0.0
             for i in range(n):
                 if t.taken[o, i] != 0:
                     card = t.hands[o, i]
                     flag = 1
                 else:
+                    if bias > 0.0:
+                        _pick_low(hidden, top, lam, rng)
                     top -= 1
                     card = hidden[top]
                     flag = 0

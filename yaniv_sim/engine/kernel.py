@@ -70,6 +70,7 @@ from yaniv_sim.engine._rng import _seed_round_streams, normalise_seed
 from yaniv_sim.engine._scoring import _next_starter
 from yaniv_sim.engine._search import Search, new_search, search_workspace
 from yaniv_sim.engine._table import RoundOut, Table, new_round_out, new_table
+from yaniv_sim.engine._worlds import _sample_world, _seed_sampler
 
 # the kernels under their public names (numba functions: call them from njit code)
 play_round = _play_round
@@ -85,7 +86,25 @@ choose_draw = _choose_draw
 assaf_risk = _assaf_risk  # the heuristic's in-game Assaf risk
 p_at_most = _p_at_most
 seed_round_streams = _seed_round_streams
+sample_world = _sample_world  # (t, seat, world, rng): deal a world the seat cannot tell from t
+seed_sampler = _seed_sampler
 seating = _rotation  # the policy records of seating rotation q of a stack (in njit code)
+
+
+def table_of(position, rules, seed: int = 0) -> Table:
+    """The kernel table of a :class:`~yaniv_sim.engine.Position` (checked), streams seeded by
+    ``seed`` when it has none."""
+    from yaniv_sim.engine.positions import _to_table
+
+    return _to_table(position, rules, seed)
+
+
+def position_of(t: Table):
+    """The :class:`~yaniv_sim.engine.Position` a kernel table holds (a copy)."""
+    from yaniv_sim.engine.positions import _from_table
+
+    return _from_table(t)
+
 
 __all__ = [
     "CUR",
@@ -143,11 +162,15 @@ __all__ = [
     "play_round",
     "play_rounds",
     "policy_records",
+    "position_of",
     "rule_record",
+    "sample_world",
     "search_workspace",
     "seating",
     "seed_round_streams",
+    "seed_sampler",
     "table_index",
+    "table_of",
     "wants_call",
     "whole_game",
 ]

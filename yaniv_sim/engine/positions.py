@@ -434,7 +434,7 @@ def play_on(
 
 
 def sample_world(
-    position: Position, rules: Rules, *, seed: int, seat: int | None = None
+    position: Position, rules: Rules, *, seed: int, seat: int | None = None, bias: float = 0.0
 ) -> Position:
     """A position that ``seat`` cannot tell from ``position``, its hidden cards dealt at random.
 
@@ -445,6 +445,9 @@ def sample_world(
     uniformly at random from the cards the seat cannot see, with a stream
     keyed by ``seed`` alone: positions that differ only in what the seat
     cannot see give the same world for the same seed.
+
+    With ``bias`` above 0 the opponents' unknown cards are dealt lower than
+    at random, more so the longer each has played (the search's ``bias``).
 
     The streams are those of ``position`` (``None`` stays ``None``); they
     hold the real round's future shuffles and the opponents' random choices,
@@ -464,7 +467,9 @@ def sample_world(
     world = new_table(position.players)
     rng = np.zeros(1, np.uint64)
     _seed_sampler(rng, seed)
-    _sample_world(t, np.int64(seat), world, rng)
+    if not 0 <= bias <= 2:
+        raise ValueError(f"bias: {bias!r} is not allowed; use a number from 0 to 2")
+    _sample_world(t, np.int64(seat), world, rng, float(bias))
     sampled = _from_table(world)
     if position.streams is None:
         sampled = dataclasses.replace(sampled, streams=None)

@@ -188,6 +188,6 @@ def search_worlds(
     t = _to_table(position, rules, seed)
     worlds = []
     for w in range(count):
-        _search.nth_world(t, position.seat, search, w)
+        _search.nth_world(t, position.seat, search, w, vector[SEARCH.slot("bias")])
         worlds.append(_from_table(search.roll))
     return worlds

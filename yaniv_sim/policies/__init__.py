@@ -191,6 +191,8 @@ SEARCH = Family(
               "at most this many rollouts per decision (0: worlds times candidates)"),
         Param("base", 0, 0, len(SEARCH_BASES) - 1, True,
               "the policy every seat plays in the rollouts", choices=SEARCH_BASES),
+        Param("bias", 0.2, 0, 2, False,
+              "how much lower than random the worlds deal opponents' unknown cards"),
     ),
 )  # fmt: skip
 
