@@ -13,10 +13,11 @@ value class
 from __future__ import annotations
 
 import itertools
+import mmap
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from math import comb
+from math import comb, factorial
 
 import numpy as np
 
@@ -158,8 +159,13 @@ def _all_low(members: tuple[tuple[int, int], ...], counts: tuple[int, ...], tota
 # Deals are counted as ordered hands (a card goes to one of the n free
 # places of a hand), and every term is scaled to the same denominator, the
 # ordered deals of every opponent's unknown cards. The counts are huge
-# integers; the kernels count modulo several primes below 2**31 at once and
-# the exact count is put back together by the Chinese remainder theorem.
+# integers; the kernels count modulo several primes below 2**31 at once.
+# Divided by the orders of the cards within each hand (invertible modulo
+# each prime) the final count is of deals as sets of cards, a smaller
+# number, so it takes fewer primes; it is put back together by the Chinese
+# remainder theorem. Nearly all the time goes to looking states up in the
+# hash table of the next step, not to the arithmetic (measured: with one
+# prime instead of six a step takes three quarters of the time).
 
 SLOTS = 7  # opponents with unknown cards the kernels take (a table has at most 7)
 MAX_NEED = 7  # unknown cards per opponent the kernels take (a hand holds at most 7)
@@ -198,12 +204,16 @@ PRIMES = _primes(24)
 
 
 @njit(inline="always")
-def _add(key, weights, i, factor, out_keys, out_weights, table, shift, n_out):
-    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output.
+def _add(key, weights, i, factor, out, n_out):
+    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output ``out``.
 
-    Returns the output's new count, or -1 when it is full. The sums are not
-    reduced here: each next step reduces its input (see :func:`_reduce`).
+    ``out`` is ``(keys, weights, table, shift)``: the output states, their
+    weights, and the hash table of their places (all -1 when empty,
+    ``2**(64 - shift)`` slots). Returns the output's new count, or -1 when
+    it is full. The sums are not reduced here: each next step reduces its
+    input (see :func:`_reduce`).
     """
+    out_keys, out_weights, table, shift = out
     mask = table.shape[0] - 1
     h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift)
     slot = np.int64(h) & mask
@@ -246,43 +256,39 @@ def _key(row):
 
 
 @njit(inline="always")
-def _short(row, v, left):
-    """Whether the opponents of ``row`` need more cards of value ``v`` than the ``left`` to come.
+def _shortfall(c, v):
+    """The cards of value ``v`` an opponent of code ``c`` must still get to stay low.
 
     Every card after them is worth ``v + 1`` or more, so an opponent needing
     ``n`` cards with ``r`` points left must get at least ``n * (v + 1) - r``
-    more of value ``v`` to stay low.
+    more of value ``v`` (0 for an empty place, whose need is 0).
     """
-    total = 0
-    for q in range(SLOTS):
-        c = row[q]
-        if c == _NONE:
-            break
-        total += max(0, CODE_NEED[c] * (v + 1) - CODE_ROOM[c])
-    return total > left
+    return max(0, CODE_NEED[c] * (v + 1) - CODE_ROOM[c])
 
 
 @njit
-def _deal_card(v, left, keys, weights, n_in, out_keys, out_weights, table, shift, scratch):
+def _deal_card(v, left, keys, weights, n_in, out, scratch):
     """Deal one card of value ``v`` to one of each state's opponents, or to no one.
 
-    ``keys``/``weights`` hold ``n_in`` states; the new ones go to
-    ``out_keys``/``out_weights`` through the hash ``table`` (all -1 on
-    entry, ``2**(64 - shift)`` slots); returns their number (-1 when the
-    output is full). ``left`` cards
-    of value ``v`` come after this one: states that can no longer be all
-    low are dropped (see :func:`_short`). ``scratch`` is int64
-    ``(2, SLOTS)``.
+    ``keys``/``weights`` hold ``n_in`` states; the new ones go to ``out``
+    (see :func:`_add`; its table all -1 on entry); returns their number
+    (-1 when the output is full). ``left`` cards of value ``v`` come after
+    this one: states whose opponents must get more of them than that can
+    no longer be all low and are dropped (see :func:`_shortfall`). So after
+    the last card of a value (``left`` 0) every opponent left can still be
+    low with the dearer cards alone. ``scratch`` is int64 ``(2, SLOTS)``.
     """
     n_out = 0
     codes = scratch[0]
     row = scratch[1]
     for i in range(n_in):
         key = keys[i]
+        short = 0
         for p in range(SLOTS):
             codes[p] = (key >> (_BITS * p)) & _NONE
-        if not _short(codes, v, left):
-            n_out = _add(key, weights, i, 1, out_keys, out_weights, table, shift, n_out)
+            short += _shortfall(codes[p], v)
+        if short <= left:
+            n_out = _add(key, weights, i, 1, out, n_out)
             if n_out < 0:
                 return -1
         for p in range(SLOTS):
@@ -295,10 +301,12 @@ def _deal_card(v, left, keys, weights, n_in, out_keys, out_weights, table, shift
             room = CODE_ROOM[c]
             if room < v:
                 continue
+            c2 = _NONE if need == 1 else PAIR_CODE[need - 1, min(room - v, 10 * (need - 1))]
+            if short - _shortfall(c, v) + _shortfall(c2, v) > left:
+                continue
             alike = 1
             while p + alike < SLOTS and codes[p + alike] == c:
                 alike += 1
-            c2 = _NONE if need == 1 else PAIR_CODE[need - 1, min(room - v, 10 * (need - 1))]
             # the row with one opponent of code c replaced by c2, kept sorted
             m = 0
             placed = False
@@ -313,55 +321,37 @@ def _deal_card(v, left, keys, weights, n_in, out_keys, out_weights, table, shift
                 m += 1
             if not placed:
                 row[m] = c2
-            if _short(row, v, left):
-                continue
-            n_out = _add(_key(row), weights, i, alike * need, out_keys, out_weights, table, shift,
-                         n_out)  # fmt: skip
+            n_out = _add(_key(row), weights, i, alike * need, out, n_out)
             if n_out < 0:
                 return -1
     return n_out
 
 
 @njit
-def _end_class(least, limit, keys, weights, n_in, out_keys, out_weights, table, shift,
-               scratch):  # fmt: skip
-    """After one value's cards: drop the states with an opponent that cannot be low any more.
+def _drop_short(least, keys, weights, n_in):
+    """Drop the states with an opponent that cannot be low any more; returns how many are left.
 
-    Every card still to come is worth ``least`` to ``limit`` points: an
-    opponent needing ``n`` cards with less than ``n * least`` points left
-    cannot be low, and more than ``n * limit`` points left is as good as
-    ``n * limit``. States that become alike are merged; returns the count
-    (-1 when the output is full).
+    Every card still to come is worth ``least`` points or more: an opponent
+    needing ``n`` cards with less than ``n * least`` points left cannot be
+    low. The states left are moved to the front, in place. (After the last
+    card of a value :func:`_deal_card` has dropped them already; this is
+    for a value of which no card is unseen.)
     """
-    n_out = 0
-    row = scratch[1]
+    n = 0
     for i in range(n_in):
         key = keys[i]
         ok = True
         for p in range(SLOTS):
             c = (key >> (_BITS * p)) & _NONE
-            if c != _NONE:
-                need = CODE_NEED[c]
-                room = min(CODE_ROOM[c], limit * need)
-                if room < need * least:
-                    ok = False
-                    break
-                c = PAIR_CODE[need, room]
-            row[p] = c
-        if not ok:
-            continue
-        # insertion sort: the caps may change the order
-        for p in range(1, SLOTS):
-            c = row[p]
-            q = p - 1
-            while q >= 0 and row[q] > c:
-                row[q + 1] = row[q]
-                q -= 1
-            row[q + 1] = c
-        n_out = _add(_key(row), weights, i, 1, out_keys, out_weights, table, shift, n_out)
-        if n_out < 0:
-            return -1
-    return n_out
+            if CODE_ROOM[c] < CODE_NEED[c] * least:
+                ok = False
+                break
+        if ok:
+            keys[n] = key
+            for k in range(weights.shape[1]):
+                weights[n, k] = weights[i, k]
+            n += 1
+    return n
 
 
 def _falling(n: int, k: int) -> int:
@@ -369,6 +359,47 @@ def _falling(n: int, k: int) -> int:
     for i in range(k):
         out *= n - i
     return out
+
+
+def _array(shape) -> np.ndarray:
+    """An int64 array; a large one on huge pages where the system gives them.
+
+    The count reads and writes its arrays at random: with huge pages the
+    processor is spared most page-table walks.
+    """
+    size = int(np.prod(shape)) * 8
+    if size < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.empty(shape, np.int64)
+    area = mmap.mmap(-1, size)
+    area.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(area, np.int64).reshape(shape)
+
+
+class _Buffers:
+    """Output arrays of a step, ``(keys, weights, table, shift)``, used again when they fit.
+
+    Two sets take turns: a step writes to one while it reads the other. A
+    set far larger than a step needs is not used again: clearing its table
+    would cost more than making a small one.
+    """
+
+    def __init__(self, width: int):
+        self.width = width
+        self.spare = None
+
+    def take(self, cap: int):
+        """Arrays for at least ``cap`` states, the table cleared (see :func:`_add`)."""
+        if self.spare is None or not cap <= self.spare[0].shape[0] <= 8 * cap + 4096:
+            bits = (2 * cap - 1).bit_length()
+            self.spare = (_array(cap), _array((cap, self.width)), _array(1 << bits), 64 - bits)
+        out, self.spare = self.spare, None
+        out[2].fill(-1)
+        return out
+
+    def give(self, used) -> None:
+        """Keep ``used`` (arrays of :meth:`take`) for a later step."""
+        if used is not None:
+            self.spare = used
 
 
 def _none_low(members, counts, total) -> Fraction:
@@ -382,7 +413,14 @@ def _none_low(members, counts, total) -> Fraction:
         alike[pair] = alike.get(pair, 0) + 1
     groups = sorted(alike.items())
     everyone = sum(n * k for (n, _), k in groups)
-    scale = _falling(total, everyone)  # ordered deals of every unknown card
+    orders = 1  # the orders of every opponent's unknown cards in its hand
+    for (n, _), k in groups:
+        orders *= factorial(n) ** k
+    # The count is of ordered deals (a card goes to one of a hand's free
+    # places). Divided by ``orders`` it counts the deals with no one low as
+    # sets of cards per opponent, at most ``scale`` of them: that sets how
+    # many primes it takes.
+    scale = _falling(total, everyone) // orders
     n_primes = 1
     while int(np.prod([int(p) for p in PRIMES[:n_primes]], dtype=object)) <= scale:
         n_primes += 1
@@ -404,32 +442,36 @@ def _none_low(members, counts, total) -> Fraction:
     weights = np.array([[w % int(p) for p in primes] for _, w in rows], np.int64)
     n = len(rows)
     scratch = np.empty((2, SLOTS), np.int64)
+    buffers = _Buffers(n_primes)
+    held = None  # the arrays of keys and weights, when they come from buffers
+    growth = 2.0  # states out per state in, at the last card
     top = min(10, max(r for (_, r), _ in groups))
     for v in range(top + 1):
-        for step in range(int(counts[v]) + 1):
-            last = step == int(counts[v])
+        if int(counts[v]) == 0:
+            n = _drop_short(v + 1, keys, weights, n)
+        for step in range(int(counts[v])):
             _reduce(weights, n, primes)
-            cap = n if last else 2 * n + 64  # grown when full
+            cap = int(n * growth * 1.2) + 64
             while True:
-                out_keys = np.empty(cap, np.int64)
-                out_weights = np.empty((cap, n_primes), np.int64)
-                bits = max(4, (2 * cap - 1).bit_length())
-                table = np.full(1 << bits, -1, np.int64)
-                args = (keys, weights, n, out_keys, out_weights, table, 64 - bits, scratch)
-                if last:
-                    got = _end_class(v + 1, 10, *args)
-                else:
-                    got = _deal_card(v, int(counts[v]) - step - 1, *args)
+                out = buffers.take(cap)
+                got = _deal_card(v, int(counts[v]) - step - 1, keys, weights, n, out, scratch)
                 if got >= 0:
                     break
+                buffers.give(out)
                 cap = min(2 * cap, n * (SLOTS + 1))
-            n = got
-            keys, weights = out_keys, out_weights
+            growth = got / n  # n >= 1: the state of no opponent is never dropped
+            buffers.give(held)
+            held = out
+            keys, weights, n = out[0], out[1], got
     empty = sum(_NONE << (_BITS * p) for p in range(SLOTS))
     at = np.flatnonzero(keys[:n] == empty)
     if not len(at):
         return Fraction(0)
-    residues = [int(x) % int(p) for x, p in zip(weights[at[0]], primes, strict=True)]
+    # the count of deals as sets of cards, modulo each prime
+    residues = [
+        int(x) % int(p) * pow(orders, -1, int(p)) % int(p)
+        for x, p in zip(weights[at[0]], primes, strict=True)
+    ]
     # Chinese remainders: the count is in [0, scale]
     value, modulus = 0, 1
     for r, p in zip(residues, (int(p) for p in primes), strict=True):
