@@ -181,7 +181,7 @@ def test_search_data_are_the_same_for_any_workers_and_chunks(tmp_path):
 
 
 def test_search_specs_are_checked_and_written_one_way():
-    assert canonical_spec("search: base=best , worlds=16") == "search"
+    assert canonical_spec("search: base=best , worlds=64") == "search"
     assert canonical_spec("search:worlds=32,base=cautious") == "search:worlds=32,base=cautious"
     with pytest.raises(ValueError, match="base='nope' is not allowed; use one of best, max-shed"):
         policy_vector("search:base=nope")

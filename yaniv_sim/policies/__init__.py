@@ -185,7 +185,7 @@ SEARCH = Family(
     kind=3,
     first=HEURISTIC.end,
     params=(
-        Param("worlds", 16, 1, 4096, True, "sampled deals of the hidden cards per decision"),
+        Param("worlds", 64, 1, 4096, True, "sampled deals of the hidden cards per decision"),
         Param("decide", 2, 0, 2, True, "what it searches: 0 calls, 1 calls and discards, 2 all"),
         Param("rollouts", 0, 0, 1_000_000, True,
               "at most this many rollouts per decision (0: worlds times candidates)"),
