@@ -13,7 +13,7 @@ from yaniv_sim.engine.kernel import seed_round_streams as _seed_round_streams
 from yaniv_sim.engine.specs import FAMILIES, canonical_spec, policy_vector
 
 STANDARD = Rules()
-PRESETS = [name for name in FAMILIES if name not in ("random",)]
+PRESETS = [name for name in FAMILIES if name not in ("random", "search")]
 
 
 def test_max_shed_and_heuristic_defaults_call_whenever_allowed():
