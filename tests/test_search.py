@@ -208,8 +208,9 @@ def test_the_table_position_holds_what_the_player_said():
     assert list(position.totals) == [10, 20, 30]
     with pytest.raises(ValueError, match="5H is given more often than the deck holds it"):
         table_position("5H 5H AS", [3], "5H", 0, STANDARD)
-    with pytest.raises(ValueError, match="may be laid as a set or as a run"):
+    with pytest.raises(ValueError, match="pile_kind: 5H JK JK may be laid as a set or as a run"):
         table_position("AS", [3], "5H JK JK", 0, STANDARD)
+    assert table_position("AS", [3], "5H JK JK", 0, STANDARD, pile_kind="run").pile_kind == "run"
 
 
 def test_advise_answers_with_the_search_for_the_exact_position():

@@ -347,10 +347,14 @@ def table_position(
     laid = place(pile, "pile")
     if not laid:
         raise ValueError("pile: give the previous player's discard as laid, e.g. --pile 7H")
+    kinds = engine.discard_kinds(np.array(laid, np.int16), rules)
+    if pile_kind is None and len(kinds) > 1:
+        raise ValueError(f"pile_kind: {format_cards(laid)} may be laid as a set or as a run; "
+                         "say which it was laid as")  # fmt: skip
     if pile_kind is None:
-        pile_kind = engine.discard_kind(np.array(laid, np.int16), rules)
-    elif pile_kind not in engine.discard_kinds(np.array(laid, np.int16), rules):
-        raise ValueError(f"pile kind: {format_cards(laid)} cannot be laid as a {pile_kind}")
+        pile_kind = kinds[0]
+    elif pile_kind not in kinds:
+        raise ValueError(f"pile_kind: {format_cards(laid)} cannot be laid as a {pile_kind}")
     dead = place(seen, "seen")
     known = {k: place(text, f"took {k}") for k, text in took.items()}
     rest = [c for codes in free.values() for c in codes]

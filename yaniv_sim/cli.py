@@ -25,7 +25,8 @@ _FLAGS = {"rounds": "--rounds", "games": "--games", "chunk_size": "--chunk-size"
           "workers": "--workers", "seed": "--seed", "seating": "--seating", "dask": "--dask",
           "policy": "--policy", "out": "--out", "values": "--values", "range": "--range",
           "sequential": "--sequential", "opponents": "--opponents", "turn": "--turn",
-          "took": "--took", "hand": "--hand", "seen": "--seen", "tables": "--tables"}  # fmt: skip
+          "took": "--took", "hand": "--hand", "seen": "--seen", "tables": "--tables",
+          "pile": "--pile", "pile_kind": "--pile-kind", "totals": "--totals"}  # fmt: skip
 
 
 def _message(text: str) -> str:
