@@ -64,7 +64,7 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=(), start=
         elif start is None:
             assert len(hands[s]) == rules.hand_size
         else:
-            assert 1 <= len(hands[s]) < 8
+            assert 1 <= len(hands[s]) <= rules.hand_size  # a hand never outgrows the deal
     in_hands = [c for h in hands.values() for c in h]
     assert len(set(in_hands)) == len(in_hands)
     if start is None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.replay import check_round
+from tests.test_worlds import _redeal_hidden
 from yaniv_sim import Rules, engine
 from yaniv_sim.cards import ORDER, deck_codes, parse_cards
 from yaniv_sim.engine.specs import canonical_spec, policy_vector
@@ -26,27 +27,6 @@ def _positions(rules, players, policies, seeds, turns):
             if turn < whole.turns:
                 out.append(engine.position_at(rules, players, seed, policies, turn=turn))
     return out
-
-
-def _redeal_hidden(position: engine.Position, seat: int, rng) -> engine.Position:
-    """The same position with the cards ``seat`` cannot see dealt differently."""
-    cards, places = [], []
-    for o, (hand, took) in enumerate(zip(position.hands, position.taken, strict=True)):
-        if o != seat:
-            for i in np.flatnonzero(~took):
-                cards.append(int(hand[i]))
-                places.append((o, int(i)))
-    cards += [int(c) for c in position.stock]
-    cards = np.array(cards, np.int16)[rng.permutation(len(cards))]
-    hands = [h.copy() for h in position.hands]
-    for (o, i), card in zip(places, cards, strict=False):
-        hands[o][i] = card
-    stock = cards[len(places) :]
-    taken = list(position.taken)
-    for o in range(position.players):
-        order = np.argsort(ORDER[hands[o]], kind="stable")
-        hands[o], taken[o] = hands[o][order], taken[o][order]
-    return dataclasses.replace(position, hands=tuple(hands), taken=tuple(taken), stock=stock)
 
 
 def _relative(scores, alive, seat):
