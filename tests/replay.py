@@ -18,6 +18,7 @@ import numpy as np
 from tests import rulebook
 from yaniv_sim import Rules
 from yaniv_sim.cards import deck_codes, format_cards
+from yaniv_sim.policies import LONG_ROUND
 
 
 def text(cards) -> list[str]:
@@ -45,6 +46,36 @@ def shed_key(cards) -> tuple[int, int, int]:
 def max_shed_keys(hand, rules):
     """``shed_key`` of every legal card set of a hand (card codes)."""
     return [shed_key(cards) for cards in rulebook.card_sets(text(hand), rules)]
+
+
+# Long rounds, read from docs/policies.md: from LONG_ROUND turns a seat still in,
+# max-shed sheds the most cards (ties: the most points; a hopeless hand, above the
+# threshold even if its worst card were a joker: the fewest points), and takes the
+# previous discard's lowest card that is a joker, fits the hand or makes it callable.
+
+
+def long_round_key(cards, hand, rules) -> tuple[int, int]:
+    cards_text, hand_text = list(cards), text(hand)
+    worst = max(rulebook.card_value(c) for c in hand_text)
+    hopeless = rulebook.hand_value(hand_text) - worst > rules.threshold
+    points = rulebook.hand_value(cards_text)
+    return (len(cards_text), -points if hopeless else points)
+
+
+def long_round_wants(card: str, hand, rules) -> bool:
+    """Whether a long round takes ``card`` onto ``hand`` (the hand after laying)."""
+    held = text(hand)
+    if rulebook.is_joker(card):
+        return True
+    if rulebook.hand_value(held) + rulebook.card_value(card) <= rules.threshold:
+        return True
+    return any(
+        not rulebook.is_joker(h)
+        and (rulebook.rank(h) == rulebook.rank(card)
+             or (rulebook.suit(h) == rulebook.suit(card)
+                 and abs(rulebook.rank(h) - rulebook.rank(card)) == 1))
+        for h in held
+    )  # fmt: skip
 
 
 def check_round(record, rules: Rules, players: int, *, max_shed_seats=(), start=None) -> None:
@@ -116,12 +147,25 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=(), start=
         assert len(set(discard)) == len(discard)
         kinds = rulebook.readings(text(discard), rules)
         assert step.kind in kinds, f"illegal discard {text(discard)} as a {step.kind}"
-        if seat in max_shed_seats:
+        long_round = turns - 1 >= LONG_ROUND * int(alive.sum())
+        if seat in max_shed_seats and not long_round:
             keys = max_shed_keys(hand, rules)
             assert shed_key(text(discard)) == max(keys), "max-shed must lay its best discard"
             assert step.source in ("stock", "none"), "max-shed draws from the stock"
+        if seat in max_shed_seats and long_round:
+            keys = [long_round_key(c, hand, rules) for c in rulebook.card_sets(text(hand), rules)]
+            key = long_round_key(text(discard), hand, rules)
+            assert key == max(keys), "in a long round max-shed sheds the most cards"
         for c in discard:
             hand.remove(c)
+        if seat in max_shed_seats and long_round and step.source != "none":
+            offered = [prev[p] for p in rulebook.takeable_places(text(prev), prev_kind, rules)]
+            wanted = [c for c in offered if long_round_wants(text([c])[0], hand, rules)]
+            if wanted:
+                low = min(value([c]) for c in wanted)
+                assert step.source == "pile" and step.drawn in wanted and value([step.drawn]) == low
+            else:
+                assert step.source == "stock", "a long round takes only a card that helps"
         if step.source == "pile":
             places = rulebook.takeable_places(text(prev), prev_kind, rules)
             assert step.drawn in [prev[p] for p in places], "took a card that may not be taken"

@@ -59,6 +59,7 @@ from yaniv_sim.engine._layout import (
     PS_PREV_N,
     PS_TURN,
 )
+from yaniv_sim.engine._long_round import _fits, _long_round, _long_round_discard, _long_round_draw
 from yaniv_sim.policies import (
     HEURISTIC,
     TABLE_BAND_EDGES,
@@ -288,6 +289,8 @@ def _heuristic_call(policy, seat, rules, totals, hand_val, view, cand):
     penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
     if policy.milestone > 0 and _is_milestone(rules, totals[seat] + penalty):
         return True  # even an Assaf would land exactly on a milestone
+    if _long_round(policy.patience, hand_n, pst):
+        return True  # a long round: end it (see _long_round)
     call_at = min(policy.call_at, rules.threshold)
     fewest = 99
     low_pickup = False
@@ -385,7 +388,9 @@ def _heuristic_discard(policy, seat, rules, t, n_sets):
     preferred when the hand it leaves would land the total on a milestone.
     """
     totals, hands, hand_n, hand_val = t.totals, t.hands, t.hand_n, t.hand_val
-    piles, pst, cand, lay, lay_len = t.piles, t.pst, t.cand, t.lay, t.lay_len
+    pst, cand = t.pst, t.cand
+    if _long_round(policy.patience, hand_n, pst):
+        return _lay_chosen(policy, seat, rules, t, _long_round_discard(seat, rules, t, n_sets))
     n = hand_n[seat]
     keep = policy.keep
     hold = False
@@ -430,6 +435,14 @@ def _heuristic_discard(policy, seat, rules, t, n_sets):
                 aim_score = score
         if aim >= 0:
             best = aim
+    return _lay_chosen(policy, seat, rules, t, best)
+
+
+@njit(inline="always")
+def _lay_chosen(policy, seat, rules, t, best):
+    """Lay card set ``best`` of ``t.cand`` (with ``protect``, the laying that gives least away)."""
+    hands, piles, pst, cand = t.hands, t.piles, t.pst, t.cand
+    lay, lay_len = t.lay, t.lay_len
     mask = cand[C_MASK, best]
     jis = rules.joker_in_sets != 0
     ends = rules.set_draw_ends != 0
@@ -481,6 +494,8 @@ def _heuristic_draw(policy, seat, rules, t):
     prev_n = pst[PS_PREV_N]
     if prev_n == 0:
         return -1
+    if _long_round(policy.patience, hand_n, pst):
+        return _long_round_draw(seat, rules, t)
     bits = _takeable_bits(prev_n, pst[PS_PREV_KIND], rules.set_draw_ends != 0)
     pile_at = policy.pile_at
     combo = policy.pile_combo > 0
@@ -493,16 +508,7 @@ def _heuristic_draw(policy, seat, rules, t):
         v = VALUE[c]
         wanted = v <= pile_at
         if combo and not wanted:
-            if IS_JOKER[c]:
-                wanted = True
-            else:
-                for i in range(hand_n[seat]):
-                    h = hands[seat, i]
-                    if IS_JOKER[h]:
-                        continue
-                    if RANK[h] == RANK[c] or (SUIT[h] == SUIT[c] and abs(RANK[h] - RANK[c]) <= 1):
-                        wanted = True
-                        break
+            wanted = _fits(hands, seat, hand_n[seat], c)
         if wanted and v < best_value:
             best = p
             best_value = v

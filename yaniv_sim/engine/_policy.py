@@ -28,7 +28,8 @@ Families
     discard the card set with the highest point total, ties broken toward
     fewer jokers, then more cards, then uniformly at random among the
     distinct card sets left (a card set that is both a set and a run is laid
-    as a set); always draw from the stock.
+    as a set); always draw from the stock. In a long round (``LONG_ROUND``
+    turns a seat) it plays to end it (:mod:`~yaniv_sim.engine._long_round`).
 ``KIND_RANDOM`` (``random``)
     A test device: calls with probability ``call`` when it may, lays a
     uniformly random legal laying (of either reading, for a card set that is
@@ -53,8 +54,18 @@ from yaniv_sim.engine._discards import (
 )
 from yaniv_sim.engine._heuristic import _heuristic_call, _heuristic_discard, _heuristic_draw
 from yaniv_sim.engine._layout import CUR, LAY_KIND, PS_CUR_KIND, PS_CUR_N, PS_PREV_KIND, PS_PREV_N
+from yaniv_sim.engine._long_round import _long_round, _long_round_discard, _long_round_draw
 from yaniv_sim.engine._rng import _below, _uniform
-from yaniv_sim.policies import HEURISTIC, MAX_SHED, N_SLOTS, RANDOM, SEARCH, SLOT_KIND, record_type
+from yaniv_sim.policies import (
+    HEURISTIC,
+    LONG_ROUND,
+    MAX_SHED,
+    N_SLOTS,
+    RANDOM,
+    SEARCH,
+    SLOT_KIND,
+    record_type,
+)
 
 N_POLICY_PARAMS = N_SLOTS
 P_KIND = SLOT_KIND
@@ -181,7 +192,10 @@ def _choose_discard(pol, seat, rules, t, n_sets):
         if pol[seat].kind == KIND_RANDOM:
             return _random_discard(seat, rules, t, n_sets)
     hands, piles, pst, cand = t.hands, t.piles, t.pst, t.cand
-    mask = cand[C_MASK, _max_shed_pick(cand, n_sets, t.rng, seat)]
+    if _long_round(LONG_ROUND, t.hand_n, pst):
+        mask = cand[C_MASK, _long_round_discard(seat, rules, t, n_sets)]
+    else:
+        mask = cand[C_MASK, _max_shed_pick(cand, n_sets, t.rng, seat)]
     kind = _mask_kind(hands, seat, mask, rules.joker_in_sets != 0)
     pst[PS_CUR_N] = _lay(hands, seat, mask, kind, piles, CUR)
     pst[PS_CUR_KIND] = kind
@@ -207,10 +221,11 @@ def _random_draw(policy, seat, rules, t):
 @njit(inline="always")
 def _choose_draw(pol, seat, rules, t):
     """Where ``seat`` draws from: -1 for the stock, else a position in the previous discard."""
-    if pol is None:
-        return -1
-    if pol[seat].kind == KIND_HEURISTIC:
-        return _heuristic_draw(pol[seat], seat, rules, t)
-    if pol[seat].kind == KIND_RANDOM:
-        return _random_draw(pol[seat], seat, rules, t)
+    if pol is not None:
+        if pol[seat].kind == KIND_HEURISTIC:
+            return _heuristic_draw(pol[seat], seat, rules, t)
+        if pol[seat].kind == KIND_RANDOM:
+            return _random_draw(pol[seat], seat, rules, t)
+    if _long_round(LONG_ROUND, t.hand_n, t.pst):
+        return _long_round_draw(seat, rules, t)
     return -1

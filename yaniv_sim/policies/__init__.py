@@ -22,6 +22,7 @@ import numpy as np
 __all__ = [
     "FAMILIES",
     "HEURISTIC",
+    "LONG_ROUND",
     "MAX_SHED",
     "PRESETS",
     "RANDOM",
@@ -90,6 +91,10 @@ class Family:
         return out
 
 
+# turns a seat after which max-shed (and, by default, the heuristic) plays to end the
+# round: call whenever allowed, shed the most cards, take only a card that helps
+LONG_ROUND = 20
+
 MAX_SHED = Family("max-shed", kind=0, first=1, params=())
 
 RANDOM = Family(
@@ -136,6 +141,8 @@ HEURISTIC = Family(
         Param("milestone_wait", 1, -1, 1, False, "acceptable risk when caught lands a milestone"),
         Param("milestone_slack", 0, 0, 15, True, "points given up to discard toward a milestone"),
         Param("theft_margin", 0, 0, 15, True, "raises the cut when theft would charge a leader"),
+        Param("patience", LONG_ROUND, 0, 200, True,
+              "turns a seat after which it plays to end the round (0: never)"),
         Param("call_table", 0.5, 0, 1, False, "call (1), wait (0) or defer (0.5) per cell",
               TABLE_VALUES * TABLE_CARDS * TABLE_BANDS),
     ),
