@@ -6,21 +6,22 @@ import os
 
 import numba
 
-from yaniv_sim._version import source_digest
+from yaniv_sim._version import kernel_digest
 
 __all__ = ["njit"]
 
 
 def _cache_dir() -> str:
-    """Where compiled kernels are cached: one folder per version of the package's source.
+    """Where compiled kernels are cached: one folder per version of the kernels' source.
 
     numba keys a cached kernel on the source file it is written in, not on
     the files of the functions it calls and inlines; after an edit to one of
     those, it would load the old machine code. A folder named after a digest
-    of all the package's source cannot hold such stale code.
+    of all the kernels' source (``_version.KERNEL_SOURCE``) cannot hold such
+    stale code.
     """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "yaniv-sim", "numba-" + source_digest())
+    return os.path.join(base, "yaniv-sim", "numba-" + kernel_digest())
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):  # a user's own choice wins
@@ -35,7 +36,7 @@ def njit(*args, **kwargs):
     reference counting runs in the hot loop (it cost a third of the time).
     Use bare (``@njit``) or with extra options (``@njit(boundscheck=True)``).
 
-    The cache lives in ``~/.cache/yaniv-sim/numba-<digest of the package's
+    The cache lives in ``~/.cache/yaniv-sim/numba-<digest of the kernels'
     source>`` (or ``$NUMBA_CACHE_DIR``), so any edit starts a fresh cache.
     """
     options = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}

@@ -625,3 +625,106 @@ def advise_command(hand, opponents, turn, rules, seen, took, tables, pile, pile_
         return
     click.echo("")
     click.echo(str(search_position(position, rules, search_spec or DEFAULT_SEARCH, seed=seed)))
+
+
+_preset_option = click.option(
+    "--rules", "rules_name", type=click.Choice(["standard", "nordic"]), default="standard",
+    show_default=True, help="A preset (its table ships with the package).")  # fmt: skip
+
+
+@main.group("equity")
+def equity_group():
+    """Game equity: the chance of winning the game from the totals (docs/equity.md)."""
+
+
+@equity_group.command("show")
+@_preset_option
+@players_option
+@click.option("--totals", required=True, metavar="T0,T1,...",
+              help="Every seat's running total, e.g. 40,120.")  # fmt: skip
+@click.option("--starter", type=click.IntRange(0, 7), default=0, show_default=True,
+              help="The seat that starts the next round.")  # fmt: skip
+@click.option("--table", "table_path", type=click.Path(path_type=Path),
+              help="An equity table file (.npz) instead of the shipped one.")  # fmt: skip
+@_user_errors
+def equity_show(rules_name, players, totals, starter, table_path):
+    """Each seat's chance of winning the game from these totals.
+
+    Example: yaniv-sim equity show --players 2 --totals 40,120
+    """
+    from yaniv_sim import equity
+
+    table = equity.load(table_path) if table_path else equity.shipped(rules_name, players)
+    values = _int_list(totals, "totals")
+    chances = table.win_chances(values, starter=starter)
+    click.echo(f"{table.players} seats, rules {table_path or rules_name}, "
+               f"policy {table.policy}; seat {starter} starts the next round")  # fmt: skip
+    for s, (t, p) in enumerate(zip(values, chances, strict=True)):
+        click.echo(f"  seat {s}: total {t:>3}  wins the game {100 * p:5.1f}%")
+
+
+@equity_group.command("build")
+@rules_options
+@players_option
+@click.option("--policy", default="best", show_default=True, metavar="SPEC",
+              help="The policy every seat plays.")  # fmt: skip
+@click.option("--games", type=click.IntRange(100), default=20_000, show_default=True,
+              help="Self-play games to build from.")  # fmt: skip
+@seed_option
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes [default: all cores].")  # fmt: skip
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="The table file to write (.npz).")  # fmt: skip
+@_user_errors
+def equity_build(rules, players, policy, games, seed, workers, out):
+    """Build an equity table from whole-game self-play and write it.
+
+    Example: yaniv-sim equity build --rules nordic --players 3 --games 5000 --out n3.npz
+    """
+    import os
+    import shlex
+    import sys
+
+    from yaniv_sim import equity
+
+    command = shlex.join(["yaniv-sim", *sys.argv[1:]])
+    table = equity.build(rules, players, policy, games=games, seed=seed,
+                         workers=workers or os.cpu_count() or 1, command=command)  # fmt: skip
+    click.echo(f"wrote {table.save(out)}")
+
+
+def _int_list(text: str, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise ValueError(f"{what}: {text!r}; give whole numbers separated by commas") from None
+
+
+@equity_group.command("points")
+@_preset_option
+@click.option("--opponent", type=click.IntRange(0), default=100, show_default=True,
+              help="The opponent's total (two players in).")  # fmt: skip
+@click.option("--near", type=click.IntRange(0, 50), default=10, show_default=True,
+              help="Show this many totals below the limit and each milestone.")  # fmt: skip
+@_user_errors
+def equity_points(rules_name, opponent, near):
+    """What a point and a milestone landing are worth in win chance (two players in).
+
+    Example: yaniv-sim equity points --rules nordic --opponent 150
+    """
+    import numpy as np
+
+    from yaniv_sim import equity
+
+    table = equity.shipped(rules_name, 2)
+    frame = equity.point_values(table, opponent)
+    limit = table.rules.limit
+    marks = [at for at, _ in table.rules.milestones if at <= limit]
+    show = sorted({t for m in [*marks, limit] for t in range(max(0, m - near), m + 1)})
+    click.echo(f"{rules_name}, two players in, opponent at {opponent}, you start the next "
+               f"round; policy {table.policy}")  # fmt: skip
+    click.echo("total  win chance  cost of the last point  landing here is worth")
+    for row in frame.iloc[show].itertuples(index=False):
+        land = "" if np.isnan(row.landing) else f"{100 * row.landing:+.1f} points"
+        cost = "" if np.isnan(row.last_point) else f"{100 * row.last_point:.2f} points"
+        click.echo(f"{row.total:>5}  {100 * row.chance:9.1f}%  {cost:>22}  {land}")
