@@ -20,7 +20,7 @@ PROBS = np.array([0.25, 0.2, 0.15, 0.1, 0.12, 0.03, 0.1, 0.05])
 
 
 def _table(rules: Rules) -> equity.Equity:
-    two, tied = equity.two_player_table(rules, OUTCOMES, PROBS)
+    two, tied = equity.two_player_table(rules, (OUTCOMES, PROBS))
     return equity.Equity(rules, 2, "model", two, tied, {}, {})
 
 

@@ -253,8 +253,7 @@ def build(
     policy = canonical_spec(policy)
     rounds, games_df = simulate_games(rules, players, policy, games, seed, workers)
     states = round_states(rounds, games_df, rules, players)
-    outcomes, probs = round_outcomes(rounds, games_df, players)
-    two, tied = two_player_table(rules, outcomes, probs)
+    two, tied = two_player_table(rules, round_outcomes(rounds, games_df, players, rules))
     logit = {}
     n_states = {}
     for k in range(3, players + 1):
@@ -301,17 +300,31 @@ def _alive_in_rounds(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int)
     return (out_round < 0) | (round_index <= out_round)
 
 
-def round_outcomes(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int):
-    """The distinct outcomes of the rounds played with two players in, and their shares.
+N_CLASSES = 4  # round models: (starter near the limit, other near the limit)
+MIN_CLASS_ROUNDS = 500  # fewer rounds in a class: it uses the rounds of every class
 
-    Returns ``outcomes`` int64[n, 3] (the starter's score, the other's, who
-    won the round: 0 the starter, 1 the other, 2 nobody) and ``probs``.
+
+def near_limit(total, rules: Rules):
+    """Whether an Assaf (even with a hand of 0) would put a player at ``total`` out."""
+    return np.asarray(total) > rules.limit - rules.assaf_penalty
+
+
+def round_outcomes(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int, rules: Rules):
+    """The round model: the outcomes of the rounds played with two players in, by class.
+
+    A round's class is 2 * (its starter is near the limit) + (the other is):
+    a policy may play differently when an Assaf would put it out (``best``
+    does), so each class has its own outcomes. Returns one ``(outcomes,
+    probs)`` per class: ``outcomes`` int64[n, 3] (the starter's score, the
+    other's, who won the round: 0 the starter, 1 the other, 2 nobody).
     """
+    rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
+    before = _totals_before(rounds, players)
     alive = _alive_in_rounds(rounds, games_df, players)
     two = alive.sum(axis=1) == 2
     if not two.any():
         raise EquityError("no round was played with two players in: play more games")
-    rounds, alive = rounds[two], alive[two]
+    rounds, alive, before = rounds[two], alive[two], before[two]
     scores = rounds[[f"score_{s}" for s in range(players)]].to_numpy(np.int64)
     starter = rounds["starter"].to_numpy(np.int64)
     pair = np.nonzero(alive)[1].reshape(-1, 2)
@@ -320,34 +333,63 @@ def round_outcomes(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int):
     winner = rounds["winner"].to_numpy(np.int64)
     who = np.where(winner < 0, STARTER_NOBODY, np.where(winner == starter, 0, 1))
     keys = np.stack([scores[rows, starter], scores[rows, other], who], axis=1)
-    outcomes, counts = np.unique(keys, axis=0, return_counts=True)
-    return outcomes.astype(np.int64), counts / counts.sum()
+    cls = 2 * near_limit(before[rows, starter], rules) + near_limit(before[rows, other], rules)
+    model = []
+    for c in range(N_CLASSES):
+        part = keys[cls == c] if (cls == c).sum() >= MIN_CLASS_ROUNDS else keys
+        outcomes, counts = np.unique(part, axis=0, return_counts=True)
+        model.append((outcomes.astype(np.int64), counts / counts.sum()))
+    return model
 
 
-def two_player_table(rules: Rules, outcomes: np.ndarray, probs: np.ndarray):
-    """``two[s, a, b]`` and ``tied[s]`` (see :class:`Equity`) by value iteration."""
+def _totals_before(rounds: pd.DataFrame, players: int) -> np.ndarray:
+    """Every seat's total before each round (``rounds`` sorted by game and round)."""
+    after = rounds[[f"total_{s}" for s in range(players)]].to_numpy(np.int64)
+    game = rounds["game"].to_numpy()
+    first = np.r_[True, game[1:] != game[:-1]]
+    before = np.zeros_like(after)
+    before[~first] = after[np.flatnonzero(~first) - 1]
+    return before
+
+
+def two_player_table(rules: Rules, model):
+    """``two[s, a, b]`` and ``tied[s]`` (see :class:`Equity`) by value iteration.
+
+    ``model``: one ``(outcomes, probs)`` per class (see :func:`round_outcomes`),
+    or a single pair for every class.
+    """
+    if isinstance(model, tuple):
+        model = [model] * N_CLASSES
     limit = rules.limit
     marks = np.full(limit + 1, -1, np.int64)  # the total a landing lowers it to, else -1
     for at, to in rules.milestones:
         if at <= limit:
             marks[at] = to
     params = np.array([limit, int(rules.milestone_theft), int(rules.starter == "winner"),
-                       THEFT_CHARGE], np.int64)  # fmt: skip
+                       THEFT_CHARGE, limit - rules.assaf_penalty], np.int64)  # fmt: skip
+    outcomes = np.concatenate([m[0] for m in model]).astype(np.int64)
+    probs = np.concatenate([m[1] for m in model]).astype(np.float64)
+    offsets = np.cumsum([0] + [len(m[1]) for m in model]).astype(np.int64)
     two = np.full((2, limit + 1, limit + 1), 0.5)
     tied = np.full(2, 0.5)
-    _iterate(params, marks, outcomes, probs, two, tied)
+    _iterate(params, marks, (outcomes, probs, offsets), two, tied)
     return two, tied
 
 
 @njit
-def _iterate(params, marks, outcomes, probs, two, tied):
-    """Value iteration (Gauss-Seidel, from the highest totals down) until nothing moves."""
-    limit, theft, by_winner, charge = params[0], params[1], params[2], params[3]
+def _iterate(params, marks, model, two, tied):
+    """Value iteration (Gauss-Seidel, from the highest totals down) until nothing moves.
+
+    ``model = (outcomes, probs, offsets)``: the outcomes of class ``c`` are rows
+    ``offsets[c] .. offsets[c + 1] - 1``.
+    """
+    limit, theft, by_winner, charge, near = params[0], params[1], params[2], params[3], params[4]
+    outcomes, probs, offsets = model
     for _ in range(10_000):
         change = 0.0
         for s in range(2):
             v = 0.0  # tied above the limit: the lower round score wins, a tie plays on
-            for o in range(outcomes.shape[0]):
+            for o in range(offsets[N_CLASSES - 1], offsets[N_CLASSES]):  # both near the limit
                 xa, xb, nxt = _scores_of(outcomes, o, s, by_winner)
                 if xa < xb:
                     v += probs[o]
@@ -358,8 +400,10 @@ def _iterate(params, marks, outcomes, probs, two, tied):
         for a in range(limit, -1, -1):
             for b in range(limit, -1, -1):
                 for s in range(2):
+                    starter_total, other_total = (a, b) if s == 0 else (b, a)
+                    c = 2 * (starter_total > near) + (other_total > near)
                     v = 0.0
-                    for o in range(outcomes.shape[0]):
+                    for o in range(offsets[c], offsets[c + 1]):
                         xa, xb, nxt = _scores_of(outcomes, o, s, by_winner)
                         a1, b1 = a + xa, b + xb
                         landed_a = xa > 0 and a1 <= limit and marks[a1] >= 0
@@ -409,11 +453,8 @@ def _scores_of(outcomes, o, s, by_winner):
 def round_states(rounds: pd.DataFrame, games_df: pd.DataFrame, rules: Rules, players: int):
     """One row per round start of every game: totals before it, who is in, starter, game winner."""
     rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-    totals_after = rounds[[f"total_{s}" for s in range(players)]].to_numpy(np.int64)
+    before = _totals_before(rounds, players)
     game = rounds["game"].to_numpy()
-    first = np.r_[True, game[1:] != game[:-1]]
-    before = np.zeros_like(totals_after)
-    before[~first] = totals_after[np.flatnonzero(~first) - 1]
     g = games_df.set_index("game").loc[game]
     alive = _alive_in_rounds(rounds, games_df, players)
     frame = pd.DataFrame(before, columns=[f"total_{s}" for s in range(players)])
