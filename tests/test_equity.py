@@ -152,3 +152,15 @@ def test_bad_input_is_one_line():
     assert result.exit_code != 0 and "give 3 totals" in result.output
     result = runner.invoke(main, ["equity", "show", "--players", "2", "--totals", "40,120"])
     assert result.exit_code == 0 and "seat 1: total 120" in result.output
+
+
+def test_landing_on_a_milestone_is_worth_win_chance():
+    for rules_name in ("standard", "nordic"):
+        frame = equity.point_values(equity.shipped(rules_name, 2), opponent=100)
+        landings = frame.dropna(subset=["landing"])
+        assert list(landings["total"]) == [at for at, _ in Rules.preset(rules_name).milestones]
+        assert (landings["landing"] > 0.05).all()
+    result = CliRunner().invoke(main, ["equity", "points", "--rules", "nordic", "--near", "2"])
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.output.splitlines()[2:]] == [
+        "98", "99", "100", "198", "199", "200"]  # fmt: skip

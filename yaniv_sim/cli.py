@@ -120,6 +120,9 @@ def rules_options(func):
 players_option = click.option(
     "--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Seats, 2 to 8."
 )
+workers_option = click.option(
+    "--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores]."
+)
 seed_option = click.option(
     "--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Random seed."
 )
@@ -279,9 +282,7 @@ def demo_command(rules, players, seed, policy, rounds, out):
 @click.option("--rounds", type=click.IntRange(1), help="Play N independent rounds.")
 @click.option("--games", type=click.IntRange(1), help="Play N whole games.")
 @seed_option
-@click.option(
-    "--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores]."
-)
+@workers_option
 @click.option(
     "--dask",
     "dask_address",
@@ -367,8 +368,7 @@ def simulate_command(
 @click.option("--games", type=click.IntRange(1), default=2000, show_default=True,
               help="Deals; each is played once per seating rotation.")  # fmt: skip
 @seed_option
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes [default: all cores].")  # fmt: skip
+@workers_option
 @click.option("--sequential", is_flag=True,
               help="Stop as soon as a sequential test decides (two policies).")  # fmt: skip
 @click.option("--effect", type=click.FloatRange(0.001, 1), default=0.02, show_default=True,
@@ -415,8 +415,7 @@ def compare_command(policies, rules, players, games, seed, workers, sequential, 
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
               help="Duplicate deals per setting.")  # fmt: skip
 @seed_option
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes [default: all cores].")  # fmt: skip
+@workers_option
 @_user_errors
 def tune_command(policy, params, values_texts, range_texts, method, evaluations, against, rules,
                  players, games, seed, workers):  # fmt: skip
@@ -491,8 +490,7 @@ def _player_counts(text: str) -> tuple[int, ...]:
 )
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
               show_default=True, help="Where simulations are stored and reused.")  # fmt: skip
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes [default: all cores].")  # fmt: skip
+@workers_option
 @click.option("--dask", metavar="local|ADDRESS", default=None,
               help="Run the simulations on a Dask cluster.")  # fmt: skip
 @click.option("--quiet", is_flag=True, help="No progress lines.")
@@ -671,8 +669,7 @@ def equity_show(rules_name, players, totals, starter, table_path):
 @click.option("--games", type=click.IntRange(100), default=20_000, show_default=True,
               help="Self-play games to build from.")  # fmt: skip
 @seed_option
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes [default: all cores].")  # fmt: skip
+@workers_option
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="The table file to write (.npz).")  # fmt: skip
 @_user_errors
