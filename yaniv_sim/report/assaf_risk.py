@@ -57,16 +57,24 @@ def build(options: ReportOptions) -> Section:
         "low cards and take them from the pile, so the gap shows how much that matters."
     )
     standoffs = []
+    total_void = 0
     for players in options.players:
         _, void, rounds, dropped = options.decision_points(players)
+        total_void += void
         standoffs.append(f"{void} of {rounds:,} rounds at {players} players "
                          f"({dropped:,} decision points)")  # fmt: skip
-    section.text(
-        f"Left out: rounds stopped by the turn cap ({options.rules.max_turns} turns) "
-        "without a call: " + "; ".join(standoffs) + ". These are **stand-offs**: "
-        "everyone holds a low card the others know about (taken from the pile), so nobody "
-        "dares to call, and each such round would add hundreds of identical decision points."
-    )
+    if total_void:
+        section.text(
+            f"Left out: rounds stopped by the turn cap ({options.rules.max_turns} turns) "
+            "without a call: " + "; ".join(standoffs) + ". These are **stand-offs**, "
+            "rounds nobody ends (docs/policies.md, Long rounds); each would add hundreds "
+            "of identical decision points."
+        )
+    else:
+        section.text(
+            f"No round ran into the turn cap ({options.rules.max_turns} turns): from 20 turns "
+            "a seat every preset plays to end a round (docs/policies.md, Long rounds)."
+        )
     by_value = assaf_risk(decisions, ["players", "hand_value"])
     keys = ["players", "hand_value"]
     merged = by_value.merge(naive[[*keys, "naive"]], on=keys)
