@@ -164,3 +164,15 @@ def test_landing_on_a_milestone_is_worth_win_chance():
     assert result.exit_code == 0
     assert [line.split()[0] for line in result.output.splitlines()[2:]] == [
         "98", "99", "100", "198", "199", "200"]  # fmt: skip
+
+
+def test_after_round_passes_the_start_as_the_rules_say():
+    nordic = Rules.preset("nordic")  # the round's winner starts the next
+    table = _table(nordic)
+    two = table.two
+    # seat 1 won the round: it starts next, so seat 0's chance is two[1, ...]
+    assert table.after_round([10, 20], [5, 0], starter=0, winner=1)[0] == two[1, 15, 20]
+    # nobody won (a void round): the same seat starts again
+    assert table.after_round([10, 20], [0, 0], starter=0, winner=-1)[0] == two[0, 10, 20]
+    standard = _table(Rules.preset("standard"))  # the start rotates whoever won
+    assert standard.after_round([10, 20], [5, 0], starter=0, winner=0)[0] == standard.two[1, 15, 20]

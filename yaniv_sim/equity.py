@@ -550,12 +550,11 @@ def _gap_basis(t: np.ndarray, limit: int) -> np.ndarray:
 
 def _next_starter(rules: Rules, starter: int, winner: int, alive) -> int:
     players = len(alive)
-    if rules.starter == "winner" and winner >= 0:
-        seat = winner
+    seat = starter
+    if rules.starter == "winner":
+        seat = starter if winner < 0 else winner  # nobody won the round: the same starter
         if alive[seat]:
             return seat
-    else:
-        seat = starter
     for step in range(1, players + 1):
         nxt = (seat + step) % players
         if alive[nxt]:
