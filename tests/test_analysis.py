@@ -100,12 +100,17 @@ def test_exported_table_plays_back_the_verdicts(tmp_path):
     )
     path = export_policy(table, "best:max_risk=0.2", tmp_path / "t.toml")
     vector = policy_vector(str(path))
-    assert vector[table_index(4, 2, 0)] == 1
-    assert vector[table_index(6, 1, 2)] == 0
-    assert vector[table_index(7, 3, 1)] == 0.5  # no verdict: the policy decides
+    # a verdict by (hand value, fewest, band) sets the cells of every opponent count
+    # and pickup value
+    subcells = [(o, k) for o in (1, 2, 3) for k in (0, 1)]
+    assert all(vector[table_index(4, 2, 0, o, k)] == 1 for o, k in subcells)
+    assert all(vector[table_index(6, 1, 2, o, k)] == 0 for o, k in subcells)
+    assert vector[table_index(7, 3, 1, 1, 0)] == 0.5  # no verdict: the policy decides
     base = policy_vector("best:max_risk=0.2,table=1")
     changed = np.flatnonzero(vector != base)
-    assert sorted(changed) == sorted([table_index(4, 2, 0), table_index(6, 1, 2)])
+    expected = [table_index(v, c, b, o, k) for v, c, b in ((4, 2, 0), (6, 1, 2))
+                for o, k in subcells]  # fmt: skip
+    assert sorted(changed) == sorted(expected)
 
 
 def test_verdicts_agree_with_head_to_head_play(tmp_path):

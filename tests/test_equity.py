@@ -176,3 +176,46 @@ def test_after_round_passes_the_start_as_the_rules_say():
     assert table.after_round([10, 20], [0, 0], starter=0, winner=-1)[0] == two[0, 10, 20]
     standard = _table(Rules.preset("standard"))  # the start rotates whoever won
     assert standard.after_round([10, 20], [5, 0], starter=0, winner=0)[0] == standard.two[1, 15, 20]
+
+
+@pytest.mark.parametrize("rules_name,players", [("standard", 2), ("standard", 4), ("nordic", 3),
+                                                ("nordic", 5)])  # fmt: skip
+def test_many_states_at_once_equal_one_at_a_time(rules_name, players):
+    table = equity.shipped(rules_name, players)
+    rng = np.random.default_rng(players)
+    n, limit = 400, table.rules.limit
+    totals = rng.integers(0, limit + 1, size=(n, players))
+    alive = rng.random((n, players)) < 0.75
+    alive[np.arange(n), rng.integers(0, players, n)] = True
+    totals[~alive] = limit + 5
+    totals[:40] = rng.choice([24, 25, 49, 50, 99, 100, limit - 1, limit], size=(40, players))
+    scores = np.where(alive, rng.integers(0, 40, size=(n, players)), 0)
+    starter = np.array([rng.choice(np.flatnonzero(a)) for a in alive])
+    winner = np.array([rng.choice(np.flatnonzero(a)) for a in alive])
+    winner[rng.random(n) < 0.1] = -1
+    many = table.values_after(totals, scores, alive, starter, winner)
+    for i in range(n):
+        one = table.after_round(totals[i], scores[i], alive[i], int(starter[i]), int(winner[i]))
+        assert many[i] == pytest.approx(one, abs=1e-12)
+    chances = table.win_chances_many(totals, alive, starter)
+    for i in range(0, n, 7):
+        one = table.win_chances(totals[i], alive[i], int(starter[i]))
+        assert chances[i] == pytest.approx(one, abs=1e-12)
+
+
+def test_settling_many_rounds_equals_settling_each():
+    from yaniv_sim.engine import settle_rounds
+
+    rules = Rules.preset("standard", milestone_theft=True)
+    rng = np.random.default_rng(9)
+    totals = rng.integers(0, 200, size=(300, 4))
+    scores = rng.integers(0, 60, size=(300, 4))
+    alive = rng.random((300, 4)) < 0.8
+    alive[:, 0] = True
+    new, still, winner = settle_rounds(totals, scores * alive, alive, rules)
+    for i in range(300):
+        t, a, w = settle_round(totals[i], scores[i] * alive[i], alive[i], rules)
+        assert (new[i] == t).all() and (still[i] == a).all()
+        assert winner[i] == (-1 if w is None else w)
+    with pytest.raises(ValueError, match="rounds, seats"):
+        settle_rounds(totals, scores[:, :3], alive, rules)

@@ -167,6 +167,24 @@ def test_call_table_cells_call_wait_or_defer():
     assert pos.calls(f"heuristic:max_risk=0.01,table=1,{cell}=1")
 
 
+def test_call_table_reads_opponents_still_in_and_pickups():
+    # one cell by opponents still in: two opponents here, three there
+    spec = "heuristic:table=1,call_v6_c2_t0_o2=0"
+    assert not Position(STANDARD, "2S 4D", [(2, ""), (5, "")], turn=3).calls(spec)
+    assert Position(STANDARD, "2S 4D", [(2, ""), (5, ""), (5, "")], turn=3).calls(spec)
+    # pickup: an opponent's known cards add up to no more than the hand (6)
+    spec = "heuristic:table=1,call_v6_c2_t0_o2_p1=0"
+    low = Position(STANDARD, "2S 4D", [(2, "3H"), (5, "")], turn=3)
+    exact = Position(STANDARD, "2S 4D", [(2, "AH 5C"), (5, "")], turn=3)
+    high = Position(STANDARD, "2S 4D", [(2, "KH"), (5, "")], turn=3)
+    unknown = Position(STANDARD, "2S 4D", [(2, ""), (5, "")], turn=3)
+    assert not low.calls(spec) and not exact.calls(spec)
+    assert high.calls(spec) and unknown.calls(spec)
+    # the whole-group name sets all six cells of (6, 2, 0)
+    group = "heuristic:table=1,call_v6_c2_t0=0"
+    assert not any(p.calls(group) for p in (low, high, unknown))
+
+
 def test_pile_draws():
     pos = Position(STANDARD, "KS QD 9C", [(5, ""), (5, "")], prev="3H")
     assert pos.draws("max-shed") == "stock"
@@ -256,6 +274,21 @@ def test_a_policy_against_itself_is_not_separable():
     c = compare(["risk-aware", "risk-aware:max_risk=0.2"], STANDARD, 4, 400, seed=3, workers=1)
     row = c.pairs.iloc[0]
     assert row.low <= 0 <= row.high
+
+
+def test_one_seat_gain_over_fair_share_is_the_paired_interval():
+    # one best seat against three max-shed players: clearly ahead
+    c = compare(["best", "max-shed", "max-shed", "max-shed"], STANDARD, 4, 200, seed=5,
+                workers=1)  # fmt: skip
+    gain, low, high = c.gain_over_fair(0)
+    assert gain == pytest.approx(c.table["win_rate"].iloc[0] - 0.25)
+    assert 0 < low < gain < high
+    per_deal = c.wins[:, 0] - 0.25
+    half = 1.959964 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
+    assert high - gain == pytest.approx(half, rel=1e-4)
+    # a policy against copies of itself gains nothing beyond chance
+    same = compare(["best"] * 4, STANDARD, 4, 100, seed=6, workers=1)
+    assert same.gain_over_fair(0)[1] <= 0 <= same.gain_over_fair(0)[2]
 
 
 def test_a_clearly_weaker_policy_loses_to_max_shed():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from yaniv_sim.engine.specs import FAMILIES, WHOLE_PARAMS, policy_vector
@@ -48,7 +49,7 @@ def test_the_heuristic_reference_table_is_the_declaration():
     for p in HEURISTIC.params:
         shown = p.name if p.size == 1 else f"{p.name}_0"
         if p.name == "call_table":
-            shown = "call_v0_c1_t0"
+            shown = "call_v0_c1_t0_o1_p0"
         declared[HEURISTIC.slot(p.name)] = (shown, p.low, p.high, p.default)
     assert documented == declared
 
@@ -76,7 +77,10 @@ def test_spec_parser_and_tuner_read_the_declaration():
     vector = policy_vector("heuristic:theft_margin=7,risk_at_3=0.25,call_v6_c2_t1=1")
     assert vector[HEURISTIC.slot("theft_margin")] == 7
     assert vector[HEURISTIC.slot("risk_at") + 3] == 0.25
-    assert vector[HEURISTIC.slot("call_table") + (6 * 7 + 1) * 3 + 1] == 1
+    cell = ((6 * 7 + 1) * 3 + 1) * 3 * 2  # value 6, fewest 2, band 1; then 3 x 2 cells
+    table = vector[HEURISTIC.slot("call_table") :][: 16 * 7 * 3 * 3 * 2]
+    assert (table[cell : cell + 6] == 1).all()
+    assert (np.delete(table, range(cell, cell + 6)) == 0.5).all()
 
 
 def test_slots_do_not_overlap_and_fit_the_vector():

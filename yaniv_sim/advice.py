@@ -40,6 +40,7 @@ class Advice:
     table: dict | None  # gain, gain_low, gain_high, win_gain, win_low, win_high, n, verdict
     tables_note: str
     verdict: str
+    solved: dict | None = None  # verdict, cell, players, rules, file
 
     def __str__(self) -> str:
         band = BAND_NAMES[int(np.searchsorted(BAND_EDGES, self.turn, side="right"))]
@@ -81,8 +82,33 @@ class Advice:
                 )
         if self.tables_note:
             lines.append(self.tables_note)
+        if self.solved is not None:
+            lines.append(_solved_line(self.solved))
         lines.append(self.verdict)
         return "\n".join(lines)
+
+
+def _solved_line(solved: dict) -> str:
+    value, fewest, band, opponents, pickup = solved["cell"]
+    where = (f"hand {value}, fewest opponent cards {fewest}{'+' if fewest == 7 else ''}, "
+             f"turns {BAND_NAMES[band]}, {opponents}{'+' if opponents == 3 else ''} "
+             f"opponent{'s' if opponents > 1 else ''} in, "
+             + ("an opponent holds pile cards worth your hand or less" if pickup
+                else "no opponent holds pile cards worth your hand or less"))  # fmt: skip
+    head = f"Solved strategy ({solved['rules']}, {solved['players']}-player games; {where}): "
+    if solved["verdict"] is None:
+        line = head + "no verdict in this cell; its base policy (best) decides by its risk"
+    else:
+        line = head + solved["verdict"]
+    tables = solved.get("populations")
+    if not tables:
+        return line
+    said = {name: ("defer to best" if v is None else {1: "call", 0: "wait"}[v])
+            for name, v in tables.items()}  # fmt: skip
+    if len(set(said.values())) == 1:
+        return line + f"\n  the same against every table tried ({', '.join(said)})"
+    parts = "; ".join(f"against {name}: {v}" for name, v in said.items())
+    return line + f"\n  it depends on how the opponents play: {parts}"
 
 
 def default_tables(rules_label: str) -> Path | None:
@@ -216,8 +242,26 @@ def advise(
                    jokers_per_deck=rules.jokers_per_deck)  # fmt: skip
     simulated, table, note = _lookup(tables, rules, players, value, opponents, turn)
     verdict = _verdict(risk, table, rules.assaf_penalty)
+    solved = _solved(rules, rules_label, players, value, opponents, turn, known)
     return Advice(**advice, may_call=True, exact_risk=risk, simulated=simulated, table=table,
-                  tables_note=note, verdict=verdict)  # fmt: skip
+                  tables_note=note, verdict=verdict, solved=solved)  # fmt: skip
+
+
+def _solved(rules, rules_label, players, value, opponents, turn, known):
+    """The shipped solved strategy's verdict for this position's cell, if one ships."""
+    from yaniv_sim import solve
+
+    if rules_label not in ("standard", "nordic") or rules != Rules.preset(rules_label):
+        return None
+    try:
+        path = solve.shipped(rules_label, players)
+    except solve.SolveError:
+        return None
+    cell = solve.table_cell_of(value, opponents, turn, [[int(VALUE[c]) for c in k] for k in known])
+    verdict = solve.read_table(path).get(cell)
+    words = {1: "call", 0: "wait", None: None}[verdict]
+    return dict(verdict=words, cell=cell, players=players, rules=rules_label, file=path,
+                populations=solve.population_verdicts(rules_label, players, cell))  # fmt: skip
 
 
 def _lookup(tables, rules, players, value, opponents, turn):

@@ -26,7 +26,9 @@ _FLAGS = {"rounds": "--rounds", "games": "--games", "chunk_size": "--chunk-size"
           "policy": "--policy", "out": "--out", "values": "--values", "range": "--range",
           "sequential": "--sequential", "opponents": "--opponents", "turn": "--turn",
           "took": "--took", "hand": "--hand", "seen": "--seen", "tables": "--tables",
-          "pile": "--pile", "pile_kind": "--pile-kind", "totals": "--totals"}  # fmt: skip
+          "pile": "--pile", "pile_kind": "--pile-kind", "totals": "--totals",
+          "base": "--base", "iterations": "--iterations", "fdr": "--fdr",
+          "objective": "--objective", "equity": "--equity", "against": "--against"}  # fmt: skip
 
 
 def _message(text: str) -> str:
@@ -725,3 +727,76 @@ def equity_points(rules_name, opponent, near):
         land = "" if np.isnan(row.landing) else f"{100 * row.landing:+.1f} points"
         cost = "" if np.isnan(row.last_point) else f"{100 * row.last_point:.2f} points"
         click.echo(f"{row.total:>5}  {100 * row.chance:9.1f}%  {cost:>22}  {land}")
+
+
+@main.command("solve")
+@rules_options
+@players_option
+@click.option("--base", default="best", show_default=True, metavar="SPEC",
+              help="The heuristic-family policy deciding where the table does not.")  # fmt: skip
+@click.option("--games", type=click.IntRange(10), default=20_000, show_default=True,
+              help="Games simulated per iteration.")  # fmt: skip
+@click.option("--iterations", type=click.IntRange(1), default=8, show_default=True,
+              help="At most this many improvement steps.")  # fmt: skip
+@click.option("--fdr", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="False-discovery rate of each step's tests.")  # fmt: skip
+@click.option("--objective", type=click.Choice(["win", "points"]), default="win",
+              show_default=True,
+              help="Value a round by the game-win chance after it, or by points.")  # fmt: skip
+@click.option("--equity", "equity_path", type=click.Path(path_type=Path),
+              help="An equity table file (.npz) [default: the preset's].")  # fmt: skip
+@click.option("--against", metavar="SPEC", default=None,
+              help="Solve one seat against this policy in every other seat (a best "
+                   "response) instead of self-play.")  # fmt: skip
+@click.option("--check-games", type=click.IntRange(0), default=None,
+              help="Games of the fresh-seed check, 0 to skip [default: --games].")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**62), default=2026, show_default=True,
+              help="Random seed.")  # fmt: skip
+@workers_option
+@click.option("--dask", "dask_address", metavar="ADDRESS|local",
+              help="Run the simulations on Dask: 'local' or a scheduler address.")  # fmt: skip
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Folder of the run (run the same command again to resume it).")  # fmt: skip
+@_user_errors
+def solve_command(rules, players, base, games, iterations, fdr, objective, equity_path,
+                  against, check_games, seed, workers, dask_address, out):  # fmt: skip
+    """Solve when to call: iterate the call-or-wait improvement step to a fixed point.
+
+    Every iteration plays games with all seats on the current policy, plays
+    every decision point both ways, and sets each call-table cell where the
+    other choice is clearly better (tests clustered by game, false-discovery
+    rate controlled). It stops when no cell changes. See docs/solve.md.
+
+    Example: yaniv-sim solve --rules nordic --players 4 --out solve-nordic-4p
+    """
+    import os
+    import shlex
+    import sys
+
+    from yaniv_sim import equity as equity_module
+    from yaniv_sim import solve as solver
+    from yaniv_sim.rules import rules_label
+
+    name = rules_label(rules)
+    request = solver.SolveRequest(rules, name, players, base=base, games=games, seed=seed,
+                                  iterations=iterations, fdr=fdr, objective=objective,
+                                  against=against)  # fmt: skip
+    table = equity_module.load(equity_path) if equity_path else None
+    command = shlex.join(["yaniv-sim", *sys.argv[1:]])
+    workers = workers or os.cpu_count() or 1
+    solution = solver.solve(request, out, equity=table, workers=workers, dask=dask_address,
+                            command=command, say=click.echo)  # fmt: skip
+    calls = sum(v == 1 for v in solution.table.values())
+    state = "converged" if solution.converged else "did NOT converge"
+    click.echo(f"{state} after {len(solution.trace)} iterations: {calls} cells call, "
+               f"{len(solution.table) - calls} wait, the rest defer to {base}")  # fmt: skip
+    if check_games != 0:
+        click.echo("fresh-seed check: the same tests on new games of the solved policy")
+        tests = solver.check(solution, out, games=check_games, equity=table, workers=workers,
+                             dask=dask_address)  # fmt: skip
+        tests.to_csv(Path(out) / "check.csv", index=False)
+        profitable = solver.profitable_deviations(tests)
+        where = Path(out) / "check.csv"
+        click.echo(f"  {len(profitable)} of {len(tests)} cells with a clearly profitable "
+                   f"deviation (false-discovery rate {fdr:g}); details in {where}")  # fmt: skip
+    click.echo(f"policy: {solution.policy_file}")

@@ -48,6 +48,23 @@ class Comparison:
     table: pd.DataFrame  # one row per policy
     pairs: pd.DataFrame  # one row per ordered pair (a, b) with a before b
     sequential: str | None = None  # the SPRT's verdict when it stopped early
+    wins: np.ndarray | None = (
+        None  # float64[deals, policies]: each policy's share of the replays won
+    )
+
+    def gain_over_fair(self, policy: int = 0) -> tuple[float, float, float]:
+        """A policy's win share less its fair share, with a 95% interval over deals.
+
+        Every deal is one observation (its share of the replays won), so
+        the interval is the paired one of the duplicate design. With one
+        policy against copies of another (``[A, B, B, B]``) this is what a
+        single seat gains by playing ``A`` at a table of ``B``.
+        """
+        d = self.wins[:, policy] - 1 / len(self.policies)
+        n = len(d)
+        se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("inf")
+        z = stats.norm.ppf(0.975)
+        return float(d.mean()), float(d.mean() - z * se), float(d.mean() + z * se)
 
     def __str__(self) -> str:
         lines = [
@@ -253,7 +270,7 @@ def compare(
             }
         )
     return Comparison(rules, players, list(policies), games, seed, pd.DataFrame(table_rows),
-                      pd.DataFrame(pair_rows), decision)  # fmt: skip
+                      pd.DataFrame(pair_rows), decision, wins)  # fmt: skip
 
 
 def _sprt(d: np.ndarray, effect: float, alpha: float) -> str | None:

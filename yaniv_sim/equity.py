@@ -42,7 +42,7 @@ from scipy import optimize
 
 from yaniv_sim._numba import njit
 from yaniv_sim._version import __version__
-from yaniv_sim.engine import settle_round
+from yaniv_sim.engine import settle_round, settle_rounds
 from yaniv_sim.engine.specs import canonical_spec
 from yaniv_sim.rules import Rules
 from yaniv_sim.simulation.chunks import play_chunk
@@ -147,6 +147,73 @@ class Equity:
             return out
         return self.win_chances(new_totals, new_alive, _next_starter(self.rules, starter, winner,
                                                                     new_alive))  # fmt: skip
+
+    def win_chances_many(self, totals, alive, starter) -> np.ndarray:
+        """:meth:`win_chances` for many states at once: float64[n, seats].
+
+        ``totals`` and ``alive`` are ``[n, seats]``, ``starter`` ``[n]``
+        (every row as :meth:`win_chances` takes it; ``alive`` is given).
+        """
+        totals = np.asarray(totals, dtype=np.int64)
+        alive = np.asarray(alive, dtype=bool)
+        starter = np.asarray(starter, dtype=np.int64)
+        n, seats = totals.shape
+        if seats != self.players or alive.shape != totals.shape or starter.shape != (n,):
+            raise EquityError(f"totals, alive: give [n, {self.players}] arrays and n starters")
+        limit = self.rules.limit
+        out = np.zeros((n, seats))
+        k = alive.sum(axis=1)
+        one = np.flatnonzero(k == 1)
+        out[one, alive[one].argmax(axis=1)] = 1.0
+        rows = np.flatnonzero(k == 2)
+        if len(rows):
+            pair = np.nonzero(alive[rows])[1].reshape(-1, 2)
+            a = totals[rows, pair[:, 0]]
+            b = totals[rows, pair[:, 1]]
+            s = np.where(pair[:, 0] == starter[rows], 0, 1)
+            over = (a > limit) | (b > limit)
+            if (over & (a != b)).any():
+                raise EquityError("totals: a player above the limit is out unless tied")
+            p = np.where(
+                over, self.tied[s], self.two[s, np.minimum(a, limit), np.minimum(b, limit)]
+            )
+            out[rows, pair[:, 0]] = p
+            out[rows, pair[:, 1]] = 1.0 - p
+        for m in range(3, seats + 1):
+            rows = np.flatnonzero(k == m)
+            if not len(rows):
+                continue
+            if m not in self.logit:
+                raise EquityError(f"alive: {m} players still in; this table covers 2 to {seats}")
+            curve, gap, places = self.logit[m]
+            seat = np.nonzero(alive[rows])[1].reshape(-1, m)
+            order = (seat - starter[rows, None]) % seats
+            place = np.argsort(np.argsort(order, axis=1), axis=1)
+            t = np.minimum(totals[rows[:, None], seat], limit)
+            u = _basis(t, limit) @ curve + _gap_basis(t, limit) @ gap + places[place]
+            w = np.exp(u - u.max(axis=1, keepdims=True))
+            out[rows[:, None], seat] = w / w.sum(axis=1, keepdims=True)
+        return out
+
+    def values_after(self, totals, scores, alive, starter, winner) -> np.ndarray:
+        """:meth:`after_round` for many rounds at once: float64[n, seats].
+
+        One row per round: the totals and seats in before it (``[n, seats]``),
+        its scores (``[n, seats]``), its starter and its winner (``[n]``, -1
+        for none).
+        """
+        totals = np.asarray(totals, dtype=np.int64)
+        new_totals, new_alive, game_winner = settle_rounds(totals, scores, alive, self.rules)
+        starter = np.asarray(starter, dtype=np.int64)
+        winner = np.asarray(winner, dtype=np.int64)
+        nxt = next_starters(self.rules, starter, winner, new_alive)
+        done = game_winner >= 0
+        out = np.zeros(totals.shape)
+        out[np.flatnonzero(done), game_winner[done]] = 1.0
+        going = np.flatnonzero(~done)
+        if len(going):
+            out[going] = self.win_chances_many(new_totals[going], new_alive[going], nxt[going])
+        return out
 
     def _state(self, totals, alive, starter):
         totals = np.asarray(totals, dtype=np.int64)
@@ -546,6 +613,24 @@ def _gap_basis(t: np.ndarray, limit: int) -> np.ndarray:
     others = np.where(np.eye(t.shape[1], dtype=bool)[None], np.iinfo(np.int64).max, t[:, None, :])
     gap = t - others.min(axis=2)
     return _basis(gap + limit, 2 * limit, step=2 * KNOT_STEP)
+
+
+def next_starters(rules: Rules, starter, winner, alive) -> np.ndarray:
+    """:func:`_next_starter` for many rounds: ``starter``, ``winner`` [n], ``alive`` [n, seats]."""
+    alive = np.asarray(alive, dtype=bool)
+    n, players = alive.shape
+    rows = np.arange(n)
+    seat = np.asarray(starter, dtype=np.int64).copy()
+    out = np.full(n, -1, np.int64)
+    if rules.starter == "winner":
+        seat = np.where(winner < 0, seat, winner)
+        keep = alive[rows, seat]
+        out[keep] = seat[keep]
+    for step in range(1, players + 1):
+        nxt = (seat + step) % players
+        take = (out < 0) & alive[rows, nxt]
+        out[take] = nxt[take]
+    return np.where(out < 0, seat, out)
 
 
 def _next_starter(rules: Rules, starter: int, winner: int, alive) -> int:

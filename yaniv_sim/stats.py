@@ -1,11 +1,12 @@
-"""Small statistics helpers shared by the analyses: intervals for proportions."""
+"""Small statistics helpers shared by the analyses: intervals, clustered means, FDR."""
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
-__all__ = ["wilson_interval"]
+__all__ = ["benjamini_hochberg", "clustered_means", "wilson_interval"]
 
 
 def wilson_interval(successes, trials, confidence: float = 0.95):
@@ -32,3 +33,76 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
+
+
+def clustered_means(values, groups, clusters) -> pd.DataFrame:
+    """Mean of ``values`` per group, with standard errors that respect clusters.
+
+    Observations of one cluster (the decision points of one game) are not
+    independent; the standard error of each group's mean is the
+    cluster-robust one of a ratio estimator: with ``S_c`` and ``n_c`` the
+    sum and count of cluster ``c`` in the group, ``m`` the mean, ``G`` the
+    clusters and ``N`` the observations in it,
+    ``se^2 = G / (G - 1) * sum_c (S_c - m n_c)^2 / N^2``.
+
+    ``groups`` is a DataFrame of key columns (or one array) aligned with
+    ``values``; ``clusters`` an integer array. Returns one row per group:
+    the keys, ``n``, ``clusters``, ``mean``, ``se`` (NaN with one cluster),
+    ``p_above`` and ``p_below`` (one-sided p-values of ``mean > 0`` and
+    ``mean < 0``, Student t with ``G - 1`` degrees of freedom).
+    """
+    keys = groups if isinstance(groups, pd.DataFrame) else pd.DataFrame({"group": groups})
+    names = list(keys.columns)
+    frame = keys.reset_index(drop=True).assign(
+        _v=np.asarray(values, dtype=np.float64), _c=np.asarray(clusters)
+    )
+    per = frame.groupby([*names, "_c"], observed=True, sort=False)["_v"].agg(["sum", "count"])
+    per = per.reset_index()
+    total = per.groupby(names, observed=True)[["sum", "count"]].sum()
+    g = per.groupby(names, observed=True).size().rename("clusters")
+    out = total.join(g).reset_index()
+    out["mean"] = out["sum"] / out["count"]
+    per = per.merge(out[[*names, "mean"]], on=names)
+    per["_r2"] = (per["sum"] - per["mean"] * per["count"]) ** 2
+    r2 = per.groupby(names, observed=True)["_r2"].sum().rename("r2").reset_index()
+    out = out.merge(r2, on=names)
+    clusters_n = out["clusters"].to_numpy(np.float64)
+    n = out["count"].to_numpy(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = clusters_n / (clusters_n - 1) * out["r2"].to_numpy() / n**2
+        se = np.where(clusters_n > 1, np.sqrt(var), np.nan)
+        t = out["mean"].to_numpy() / se
+    df = np.maximum(clusters_n - 1, 1)
+    flat = np.isfinite(se) & (se == 0)
+    p_above = np.where(np.isfinite(t), stats.t.sf(t, df), np.nan)
+    p_below = np.where(np.isfinite(t), stats.t.cdf(t, df), np.nan)
+    mean = out["mean"].to_numpy()
+    p_above = np.where(flat, np.where(mean > 0, 0.0, 1.0), p_above)
+    p_below = np.where(flat, np.where(mean < 0, 0.0, 1.0), p_below)
+    result = out[names].copy()
+    result["n"] = out["count"].astype(np.int64)
+    result["clusters"] = out["clusters"].astype(np.int64)
+    result["mean"] = mean
+    result["se"] = se
+    result["p_above"] = np.where(clusters_n > 1, p_above, np.nan)
+    result["p_below"] = np.where(clusters_n > 1, p_below, np.nan)
+    return result
+
+
+def benjamini_hochberg(p_values, q: float = 0.05) -> np.ndarray:
+    """Which hypotheses the Benjamini-Hochberg procedure rejects at false-discovery rate ``q``.
+
+    NaN p-values are never rejected and do not count as tests.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.zeros(p.shape, bool)
+    valid = np.flatnonzero(np.isfinite(p))
+    m = len(valid)
+    if m == 0:
+        return out
+    order = valid[np.argsort(p[valid], kind="stable")]
+    passed = p[order] <= q * np.arange(1, m + 1) / m
+    if passed.any():
+        last = np.flatnonzero(passed).max()
+        out[order[: last + 1]] = True
+    return out

@@ -579,6 +579,10 @@ COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("others_if_wait", "int16", "branches"),
         ("win_if_call", "int8", "branches"),
         ("win_if_wait", "int8", "branches"),
+        ("score_{s}_if_call", "int16", "branches"),
+        ("score_{s}_if_wait", "int16", "branches"),
+        ("round_winner_if_call", "int8", "branches"),
+        ("round_winner_if_wait", "int8", "branches"),
     ),
 }
 

@@ -50,7 +50,7 @@ from yaniv_sim.engine._play import (
 )
 from yaniv_sim.engine._policy import policy_records
 from yaniv_sim.engine._rng import normalise_seed
-from yaniv_sim.engine._scoring import _score_round, _settle
+from yaniv_sim.engine._scoring import _score_round, _settle, _settle_rounds
 from yaniv_sim.engine._search import search_workspace
 from yaniv_sim.engine._table import new_round_out, new_table
 from yaniv_sim.engine.positions import Position, play_on, position_at, sample_world
@@ -83,6 +83,7 @@ __all__ = [
     "search_position",
     "search_worlds",
     "settle_round",
+    "settle_rounds",
     "takeable",
 ]
 
@@ -283,6 +284,30 @@ def settle_round(totals, round_scores, alive, rules: Rules):
     charges = np.zeros(len(new_totals), np.int64)
     winner = _settle(new_totals, scores, alive8, rule_record(rules, None), landed, charges)
     return new_totals, alive8.astype(bool), (None if winner < 0 else int(winner))
+
+
+def settle_rounds(totals, round_scores, alive, rules: Rules):
+    """:func:`settle_round` for many rounds at once: one row per round.
+
+    ``totals``, ``round_scores`` and ``alive`` are ``[rounds, seats]``.
+    Returns ``(totals, alive, winner)``: the new totals and seats still in
+    (arrays of the same shape) and each row's game winner, -1 while the
+    game goes on.
+    """
+    new_totals = np.array(totals, dtype=np.int64, ndmin=2, copy=True)
+    scores = np.ascontiguousarray(round_scores, dtype=np.int64)
+    still_in = np.array(alive, dtype=np.int8, ndmin=2, copy=True)
+    if scores.ndim != 2 or not (new_totals.shape == scores.shape == still_in.shape):
+        raise ValueError("totals, round_scores and alive must be [rounds, seats] arrays alike")
+    if (new_totals < 0).any() or (scores < 0).any():
+        raise ValueError("totals and round_scores are never negative")
+    if (still_in.sum(axis=1) < 1).any():
+        raise ValueError("alive: at least one seat must still be in the game in every row")
+    seats = new_totals.shape[1]
+    scratch = (np.zeros(seats, np.int64), np.zeros(seats, np.int8))
+    winners = np.zeros(len(new_totals), np.int64)
+    _settle_rounds(new_totals, scores, still_in, rule_record(rules, None), scratch, winners)
+    return new_totals, still_in.astype(bool), winners
 
 
 def _table(rules: Rules, players: int, policies):

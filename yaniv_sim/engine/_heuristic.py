@@ -65,23 +65,26 @@ from yaniv_sim.policies import (
     TABLE_BAND_EDGES,
     TABLE_BANDS,
     TABLE_CARDS,
+    TABLE_OPPONENTS,
+    TABLE_PICKUPS,
 )
 
 THEFT_NEAR = 3  # an opponent's guessed total within this of a milestone "could land"
 # the call table (the ``call_table`` field): call (1) or wait (0) by own hand
-# value 0..15, fewest cards an opponent holds 1..7 and turn band (turns
-# played: 0-9, 10-19, 20+)
+# value 0..15, fewest cards an opponent holds 1..7, turn band (turns played:
+# 0-9, 10-19, 20+), opponents still in (1, 2, 3+) and pickup (0 or 1)
 H_TABLE_BASE = HEURISTIC.slot("call_table")
 
 
-def table_cell(value: int, fewest: int, band: int) -> int:
-    """Index of one cell in the ``call_table`` field."""
-    return (value * TABLE_CARDS + (fewest - 1)) * TABLE_BANDS + band
+def table_cell(value: int, fewest: int, band: int, opponents: int, pickup: int) -> int:
+    """Index of one cell in the ``call_table`` field (``opponents`` 1..3, 3 meaning 3+)."""
+    cell = ((value * TABLE_CARDS + (fewest - 1)) * TABLE_BANDS + band) * TABLE_OPPONENTS
+    return (cell + opponents - 1) * TABLE_PICKUPS + pickup
 
 
-def table_index(value: int, fewest: int, band: int) -> int:
+def table_index(value: int, fewest: int, band: int, opponents: int, pickup: int) -> int:
     """Slot of one call-table cell in a heuristic's policy vector."""
-    return H_TABLE_BASE + table_cell(value, fewest, band)
+    return H_TABLE_BASE + table_cell(value, fewest, band, opponents, pickup)
 
 
 def _binomials(n_max: int = 120, k_max: int = 8) -> np.ndarray:
@@ -294,19 +297,30 @@ def _heuristic_call(policy, seat, rules, totals, hand_val, view, cand):
     call_at = min(policy.call_at, rules.threshold)
     fewest = 99
     low_pickup = False
+    opponents = 0
+    pickup = 0  # an opponent's cards taken from the pile add up to no more than the hand
     for o in range(hand_n.shape[0]):
         if o == seat or hand_n[o] == 0:  # seats out of the game hold no cards
             continue
         fewest = min(fewest, hand_n[o])
+        opponents += 1
+        known_n = 0
+        known_value = 0
         for i in range(hand_n[o]):
-            if taken[o, i] and VALUE[hands[o, i]] <= policy.pickup_value:
-                low_pickup = True
+            if taken[o, i]:
+                known_n += 1
+                known_value += VALUE[hands[o, i]]
+                if VALUE[hands[o, i]] <= policy.pickup_value:
+                    low_pickup = True
+        if known_n > 0 and known_value <= value:
+            pickup = 1
     if policy.table > 0:
         # a cell of 1 calls, 0 waits, anything between defers to the rules below
         turn = pst[PS_TURN]
         band = 0 if turn < TABLE_BAND_EDGES[0] else (1 if turn < TABLE_BAND_EDGES[1] else 2)
-        cell = (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS
-        verdict = policy.call_table[cell + band]
+        cell = (min(value, 15) * TABLE_CARDS + (min(fewest, 7) - 1)) * TABLE_BANDS + band
+        cell = (cell * TABLE_OPPONENTS + min(opponents, TABLE_OPPONENTS) - 1) * TABLE_PICKUPS
+        verdict = policy.call_table[cell + pickup]
         if verdict >= 1.0:
             return True
         if verdict <= 0.0:

@@ -170,3 +170,14 @@ def _next_starter(rules, last_starter, round_winner, alive):
             return seat
         return _next_alive(alive, seat)
     return _next_alive(alive, last_starter)
+
+
+@njit
+def _settle_rounds(totals, scores, alive, rules, scratch, winners):
+    """:func:`_settle` for every row: ``totals`` and ``alive`` (int64/int8[n, seats])
+    updated in place, ``scores`` int64[n, seats], ``winners`` int64[n] gets each
+    row's game winner or -1; ``scratch`` int64/int8 pair ``(charges[seats],
+    landed[seats])``."""
+    charges, landed = scratch
+    for i in range(totals.shape[0]):
+        winners[i] = _settle(totals[i], scores[i], alive[i], rules, landed, charges)

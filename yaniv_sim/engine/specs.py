@@ -35,6 +35,8 @@ from yaniv_sim.policies import (
     SEARCH,
     TABLE_BANDS,
     TABLE_CARDS,
+    TABLE_OPPONENTS,
+    TABLE_PICKUPS,
     TABLE_VALUES,
     Family,
 )
@@ -45,7 +47,9 @@ def _spec_params(family: Family) -> dict[str, tuple[int, float, float, float]]:
     """``{spec name: (slot, default, low, high)}`` of a family, from its declaration.
 
     Rows of slots get one name per slot: ``risk_at_0`` .. ``risk_at_15``, and
-    the call table's cells ``call_v{value}_c{fewest cards}_t{turn band}``.
+    the call table's cells ``call_v{value}_c{fewest cards}_t{turn band}_o{opponents
+    still in}_p{pickup}`` (see :data:`TABLE_GROUPS` for the shorter names that set
+    several cells at once).
     """
     out = {}
     for name, (slot, p) in family.slots().items():
@@ -54,12 +58,34 @@ def _spec_params(family: Family) -> dict[str, tuple[int, float, float, float]]:
         out[name] = (slot, float(p.default), float(p.low), float(p.high))
     if family is HEURISTIC:
         cell = HEURISTIC.params[-1]
-        for v in range(TABLE_VALUES):
-            for c in range(1, TABLE_CARDS + 1):
-                for b in range(TABLE_BANDS):
-                    out[f"call_v{v}_c{c}_t{b}"] = (table_index(v, c, b), cell.default, cell.low,
-                                                   cell.high)  # fmt: skip
+        for name, (v, c, b, o, k) in _table_cells():
+            out[name] = (table_index(v, c, b, o, k), cell.default, cell.low, cell.high)
     return out
+
+
+def _table_cells():
+    for v in range(TABLE_VALUES):
+        for c in range(1, TABLE_CARDS + 1):
+            for b in range(TABLE_BANDS):
+                for o in range(1, TABLE_OPPONENTS + 1):
+                    for k in range(TABLE_PICKUPS):
+                        yield f"call_v{v}_c{c}_t{b}_o{o}_p{k}", (v, c, b, o, k)
+
+
+def _table_groups() -> dict[str, tuple[str, ...]]:
+    """Shorter names for groups of call-table cells: a part of the name left out means all.
+
+    ``call_v6_c2_t0`` sets the 6 cells of every opponents-still-in and pickup
+    value; ``call_v6_c2_t0_o1`` the 2 with one opponent in.
+    """
+    groups: dict[str, list[str]] = {}
+    for name, (v, c, b, o, _k) in _table_cells():
+        groups.setdefault(f"call_v{v}_c{c}_t{b}", []).append(name)
+        groups.setdefault(f"call_v{v}_c{c}_t{b}_o{o}", []).append(name)
+    return {key: tuple(names) for key, names in groups.items()}
+
+
+TABLE_GROUPS = _table_groups()
 
 
 # name -> (kind, {param name: (slot, default, low, high)})
@@ -122,11 +148,20 @@ def policy_vector(spec: str) -> np.ndarray:
     vector[P_KIND] = kind
     for index, default, _low, _high in params.values():
         vector[index] = default
+    items = []
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
+        if kind == KIND_HEURISTIC and key in TABLE_GROUPS:
+            items += [(cell, eq, value) for cell in TABLE_GROUPS[key]]
+        else:
+            items.append((key, eq, value))
+    for key, eq, value in items:
         if key not in params:
-            allowed = ", ".join(params) if params else "none"
+            shown = [k for k in params if not k.startswith("call_v")]
+            if len(shown) < len(params):
+                shown.append("call_v<v>_c<c>_t<t>[_o<o>[_p<p>]] (the call table's cells)")
+            allowed = ", ".join(shown) if shown else "none"
             raise ValueError(f"policy {name}: unknown parameter {key!r}; its parameters: {allowed}")
         index, _default, low, high = params[key]
         if key in CHOICES:

@@ -108,11 +108,16 @@ RANDOM = Family(
 )
 
 # the call table's shape: own hand value 0..15, fewest cards an opponent holds
-# 1..7, turn band (turns played 0-9, 10-19, 20+)
+# 1..7, turn band (turns played 0-9, 10-19, 20+), opponents still in (1, 2,
+# 3 or more) and pickup (1 when an opponent still holds cards taken from the
+# pile worth, together, no more than the seat's hand; else 0)
 TABLE_VALUES = 16
 TABLE_CARDS = 7
 TABLE_BANDS = 3
+TABLE_OPPONENTS = 3
+TABLE_PICKUPS = 2
 TABLE_BAND_EDGES = (10, 20)
+TABLE_SIZE = TABLE_VALUES * TABLE_CARDS * TABLE_BANDS * TABLE_OPPONENTS * TABLE_PICKUPS
 
 HEURISTIC = Family(
     "heuristic",
@@ -144,7 +149,7 @@ HEURISTIC = Family(
         Param("patience", LONG_ROUND, 0, 200, True,
               "turns a seat after which it plays to end the round (0: never)"),
         Param("call_table", 0.5, 0, 1, False, "call (1), wait (0) or defer (0.5) per cell",
-              TABLE_VALUES * TABLE_CARDS * TABLE_BANDS),
+              TABLE_SIZE),
     ),
 )  # fmt: skip
 

@@ -25,6 +25,7 @@ from yaniv_sim.engine.kernel import (
     D_CALLED,
     D_SEAT,
     D_TURN,
+    MAX_SEATS,
     S_WINNER,
     Table,
     game_plan,
@@ -36,10 +37,15 @@ from yaniv_sim.engine.kernel import play_game as _play_game
 from yaniv_sim.simulation.kernels import _record_game
 
 # columns of the branch outputs: the deciding seat's score if it calls and if it
-# waits, then the sum of the other seats' scores if it calls and if it waits
+# waits, then the sum of the other seats' scores if it calls and if it waits;
+# then every seat's score if it calls (SEATS + CALL * MAX_SEATS + seat) and if it
+# waits, then the round's winner if it calls and if it waits (ROUND_WINNER + CALL)
 CALL = 0
 WAIT = 1
 OTHERS = 2
+SEATS = 4
+ROUND_WINNER = SEATS + 2 * MAX_SEATS
+WIDTH = ROUND_WINNER + 2
 NO_GAME_BRANCH = -1
 
 
@@ -63,8 +69,9 @@ def _branch_round(rules, pol, search, t, plan, start, branch):
     :func:`_branch_games_chunk`. The round is played on a table that shares
     ``t``'s cards and scratch but has the branch's own totals and seats.
 
-    Returns (the seat's round score, the other seats' total round score, the
-    winner: the game's, or -1 when the game was not played on).
+    Returns (every seat's round score, the winner: the game's, or -1 when
+    the game was not played on); the round's own winner is in
+    ``b_out.summary[0]``.
     """
     _, _, b_out, b_rounds, bt, ba, _, _, scratch = branch
     totals0, alive0 = start
@@ -86,7 +93,10 @@ def _branch_games_chunk(rules, pols, search, run, t, rounds, games, branch):
     b_rounds, bt, ba, totals0, alive0, scratch)``: ``br_points[row]`` gets the deciding
     seat's round score if it calls (``CALL``) and if it waits (``WAIT``),
     then the other seats' total score both ways (``OTHERS + CALL``,
-    ``OTHERS + WAIT``); ``br_win[row]`` its game result under each (1 won, 0
+    ``OTHERS + WAIT``), every seat's score both ways (``SEATS + CALL *
+    MAX_SEATS + seat``, ``SEATS + WAIT * MAX_SEATS + seat``) and the round's
+    winner both ways (``ROUND_WINNER + CALL``, ``ROUND_WINNER + WAIT``, -1
+    for none); ``br_win[row]`` its game result under each (1 won, 0
     lost), or ``NO_GAME_BRANCH`` outside the games chosen for game branches
     (game ``g`` with ``g % branch_games == 0``). ``b_out`` (a two-row
     ``RoundOut`` without logs), ``b_rounds = (round_totals, round_alive,
@@ -137,6 +147,12 @@ def _branch_games_chunk(rules, pols, search, run, t, rounds, games, branch):
                 br_points[row, OTHERS + (CALL if did else WAIT)] = _others(scores, seat)
                 br_points[row, CALL if other else WAIT] = b_scores[seat]
                 br_points[row, OTHERS + (CALL if other else WAIT)] = _others(b_scores, seat)
+                chose, other_way = CALL if did else WAIT, CALL if other else WAIT
+                for s in range(seats):
+                    br_points[row, SEATS + chose * MAX_SEATS + s] = scores[s]
+                    br_points[row, SEATS + other_way * MAX_SEATS + s] = b_scores[s]
+                br_points[row, ROUND_WINNER + chose] = out.summary[o + r, S_WINNER]
+                br_points[row, ROUND_WINNER + other_way] = branch[2].summary[0, S_WINNER]
                 won = (1 if b_winner == seat else 0) if with_game else NO_GAME_BRANCH
                 br_win[row, CALL if other else WAIT] = won
                 br_win[row, CALL if did else WAIT] = NO_GAME_BRANCH  # filled at the game's end

@@ -129,7 +129,7 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
                  game_landings[done:], game_out[done:], rotation[done:])  # fmt: skip
         run = (int(rules_rotate(request)), request.seed, first + done, count - done)
         if request.branches:
-            br_points = np.zeros((dec_cap, 4), np.int64)
+            br_points = np.zeros((dec_cap, branches.WIDTH), np.int64)
             br_win = np.zeros((dec_cap, 2), np.int64)
             branch = (br_points, br_win, *_branch_scratch(players), scratch)
             run = (*run, request.branch_games)
@@ -243,7 +243,7 @@ def _decisions_frame(request, parts, game_of, round_of, ids):
     data["called"] = dec[:, D_CALLED].astype(bool)
     data["lowest_opponent"] = dec[:, D_LOWEST].astype(np.int8)
     if request.branches:
-        points = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, 4))
+        points = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, branches.WIDTH))
         win = np.concatenate([p[4] for p in parts]) if parts else np.zeros((0, 2))
         data["points_if_call"] = points[:, branches.CALL].astype(np.int16)
         data["points_if_wait"] = points[:, branches.WAIT].astype(np.int16)
@@ -251,6 +251,12 @@ def _decisions_frame(request, parts, game_of, round_of, ids):
         data["others_if_wait"] = points[:, branches.OTHERS + branches.WAIT].astype(np.int16)
         data["win_if_call"] = win[:, branches.CALL].astype(np.int8)
         data["win_if_wait"] = win[:, branches.WAIT].astype(np.int8)
+        for way, name in ((branches.CALL, "call"), (branches.WAIT, "wait")):
+            for s in range(players):
+                column = branches.SEATS + way * branches.MAX_SEATS + s
+                data[f"score_{s}_if_{name}"] = points[:, column].astype(np.int16)
+        for way, name in ((branches.CALL, "call"), (branches.WAIT, "wait")):
+            data[f"round_winner_if_{name}"] = points[:, branches.ROUND_WINNER + way].astype(np.int8)
     return pd.DataFrame(data)
 
 

@@ -1,0 +1,98 @@
+"""When to call against different tables: best responses, exploitability, robust verdicts.
+
+Run: ``python scripts/populations.py --rules standard --players 4 --out DIR
+[--games 20000] [--deals 3000] [--against max-shed,cautious,pile-picker,best]``
+
+For each opponent population ``X`` (every other seat plays ``X``):
+
+1. ``yaniv-sim solve --against X``: one seat plays ``best`` with a call table,
+   improved until no cell changes against that table (a best response in
+   the call table);
+2. a duplicate match of that seat against three (or ``players - 1``) ``X``:
+   its win share less the fair share, with the paired 95% interval; and the
+   same for plain ``best`` and for the self-play solution (``--solved``,
+   default the shipped one), so the gain of the calling alone is visible;
+3. every cell's verdict against each population, and whether it holds
+   against all of them.
+
+Writes ``DIR/populations.json`` (and each solve's folder under ``DIR``); with
+``--ship`` also ``yaniv_sim/data/solved/<rules>-<players>p-populations.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from yaniv_sim import solve as solver
+from yaniv_sim.compare import compare
+from yaniv_sim.rules import Rules
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="standard", choices=["standard", "nordic"])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--iterations", type=int, default=6)
+    parser.add_argument("--deals", type=int, default=3_000)
+    parser.add_argument("--against", default="max-shed,cautious,pile-picker,best")
+    parser.add_argument("--solved", default=None, help="the self-play solution's policy file")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--ship", action="store_true")
+    args = parser.parse_args(argv)
+    rules = Rules.preset(args.rules)
+    solved = args.solved or str(solver.shipped(args.rules, args.players))
+    fixed = solver.read_table(solved)
+    others = args.players - 1
+    result = {"command": shlex.join(["python", "scripts/populations.py", *sys.argv[1:]]),
+              "rules": args.rules, "players": args.players, "seed": args.seed,
+              "games": args.games, "deals": args.deals, "solved": Path(solved).name,
+              "populations": {}}  # fmt: skip
+    tables = {"fixed point": fixed}
+    for against in [a.strip() for a in args.against.split(",") if a.strip()]:
+        start = time.time()
+        request = solver.SolveRequest(rules, args.rules, args.players, games=args.games,
+                                      seed=args.seed, iterations=args.iterations,
+                                      against=against)  # fmt: skip
+        folder = args.out / f"against-{against}"
+        solution = solver.solve(request, folder, workers=args.workers, say=print)
+        tables[against] = solution.table
+        row = {"converged": solution.converged, "iterations": len(solution.trace),
+               "call_cells": sum(v == 1 for v in solution.table.values()),
+               "wait_cells": sum(v == 0 for v in solution.table.values())}  # fmt: skip
+        for name, spec in (("best response", str(solution.policy_file)), ("best", "best"),
+                           ("fixed point", solved)):  # fmt: skip
+            if spec == against:
+                row[name] = [0.0, 0.0, 0.0]  # against itself: the fair share by symmetry
+                continue
+            c = compare([spec] + [against] * others, rules, args.players, args.deals,
+                        seed=args.seed, workers=args.workers)  # fmt: skip
+            row[name] = list(c.gain_over_fair(0))
+        row["seconds"] = round(time.time() - start)
+        result["populations"][against] = row
+        print(against, row, flush=True)
+    cells = sorted(set().union(*[t.keys() for t in tables.values()]))
+    verdicts = {}
+    for cell in cells:
+        say = {name: t.get(cell) for name, t in tables.items()}
+        verdicts[",".join(map(str, cell))] = say
+    result["cells"] = verdicts
+    result["holds"] = {key: v for key, v in verdicts.items()
+                       if len(set(v.values())) == 1}  # fmt: skip
+    args.out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(result, indent=1) + "\n"
+    (args.out / "populations.json").write_text(text)
+    if args.ship:
+        (solver.DATA / f"{args.rules}-{args.players}p-populations.json").write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
