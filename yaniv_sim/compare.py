@@ -33,7 +33,29 @@ from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
 from yaniv_sim.stats import wilson_interval
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "deal_interval"]
+
+Z = float(stats.norm.ppf(0.975))
+
+
+def deal_interval(values, clip: tuple[float, float] | None = None) -> tuple[float, float, float]:
+    """Mean of one number per deal with its 95% interval over the deals.
+
+    The deal is the unit of a duplicate comparison: its replays share the
+    cards, so they are averaged into one value per deal first (a policy's
+    win share of the deal, or the difference of two policies' shares), and
+    the interval is the normal one over those values. This is the paired
+    interval: the luck of the deal, common to every policy, cancels. ``clip``
+    bounds the interval (``(0, 1)`` for a share).
+    """
+    d = np.asarray(values, dtype=np.float64)
+    n = len(d)
+    mean = float(d.mean()) if n else math.nan
+    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    low, high = mean - Z * se, mean + Z * se
+    if clip is not None:
+        low, high = max(clip[0], low), min(clip[1], high)
+    return mean, low, high
 
 
 @dataclasses.dataclass
@@ -48,6 +70,8 @@ class Comparison:
     table: pd.DataFrame  # one row per policy
     pairs: pd.DataFrame  # one row per ordered pair (a, b) with a before b
     sequential: str | None = None  # the SPRT's verdict when it stopped early
+    # each deal's win share of each policy (deals x policies), averaged over its replays
+    deal_wins: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
     def __str__(self) -> str:
         lines = [
@@ -211,8 +235,8 @@ def compare(
     n = games
     table_rows = []
     for i, name in enumerate(policies):
-        w = wins[:, i].sum()
-        low, high = wilson_interval(w, n)
+        # the win share with its interval over the deals (see deal_interval)
+        share, low, high = deal_interval(wins[:, i], clip=(0.0, 1.0))
         seats = max(round_seats[i], 1)
         mean_score = score_sum[i] / seats
         score_se = math.sqrt(max(score_sq[i] / seats - mean_score**2, 0.0) / seats)
@@ -220,7 +244,7 @@ def compare(
         table_rows.append(
             {
                 "policy": name,
-                "win_rate": w / n,
+                "win_rate": share,
                 "win_low": low,
                 "win_high": high,
                 "fair_share": 1 / k,
@@ -237,23 +261,22 @@ def compare(
     pair_rows = []
     for a, b in itertools.combinations(range(k), 2):
         d = wins[:, a] - wins[:, b]
-        mean = d.mean()
-        se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("inf")
-        z = stats.norm.ppf(0.975)
+        mean, low, high = deal_interval(d)
+        se = (high - mean) / Z if n > 1 else math.inf
         t = mean / se if se > 0 else (math.inf if mean > 0 else -math.inf if mean < 0 else 0.0)
         pair_rows.append(
             {
                 "a": policies[a],
                 "b": policies[b],
                 "difference": mean,
-                "low": mean - z * se,
-                "high": mean + z * se,
+                "low": low,
+                "high": high,
                 "p_value": float(stats.norm.sf(t)),
                 "p_value_reverse": float(stats.norm.cdf(t)),
             }
         )
     return Comparison(rules, players, list(policies), games, seed, pd.DataFrame(table_rows),
-                      pd.DataFrame(pair_rows), decision)  # fmt: skip
+                      pd.DataFrame(pair_rows), decision, wins)  # fmt: skip
 
 
 def _sprt(d: np.ndarray, effect: float, alpha: float) -> str | None:
