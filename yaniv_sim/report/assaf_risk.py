@@ -250,11 +250,12 @@ def contrast(sub: pd.DataFrame) -> pd.DataFrame:
                      np.where(sub["fewest_opponent_cards"] >= 3, "3+ cards", ""))  # fmt: skip
     sub = sub.assign(group=group)
     sub = sub[sub["group"] != ""]
-    now = assaf_risk(sub, ["group"]).set_index("group")
-    did = called_assaf_rate(sub, ["group"]).set_index("group")
-    out = now.join(did[["n", "risk", "low", "high"]], rsuffix="_called", how="left")
+    now = assaf_risk(sub, ["group"])
+    did = called_assaf_rate(sub, ["group"])[["group", "n", "risk", "low", "high"]]
+    out = now.merge(did, on="group", how="left", suffixes=("", "_called"))
     out = out.rename(columns={"n_called": "calls", "risk_called": "called_risk"})
-    return out.reindex([g for g in ("one card", "3+ cards") if g in out.index]).reset_index()
+    order = {"one card": 0, "3+ cards": 1}
+    return out.sort_values("group", key=lambda g: g.map(order), ignore_index=True)
 
 
 def _takeaway(section: Section, merged, called, sub, players: int) -> str:

@@ -260,8 +260,10 @@ def _figure(rows: list[dict]):
     for ax in (left, right):
         ax.set_xticks(players)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
-    fig.tight_layout()
+    # one legend for both panels, below them, clear of the data
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 

@@ -203,8 +203,8 @@ def build(options: ReportOptions) -> Section:
         f"seatings). Tuning: win share of each `{TUNE_PARAM}` value against `{BASELINE}` on "
         f"{n_tune:,} other deals (seed {options.seed + 1}); when the best of them is not "
         f"`{SKILLED}`'s own ({TUNE_DEFAULT:g}), it plays the same {n_deals:,} skill deals, and "
-        "the change in win share gets a 95% interval paired over those deals; *clearly "
-        "better* means that interval is above 0.",
+        "the change in win share gets a 95% interval paired over those deals; 'clearly "
+        "better' means that interval is above 0.",
     )
     caption_tail = (
         f"{players} players; {n_games:,} self-play games of `{options.policy}` per rule set; "
@@ -351,7 +351,7 @@ def _errorbar(ax, x, estimates, **kwargs):
 def _threshold_figure(rows: list[dict], base: int):
     series = [r for r in rows if r["label"].startswith("threshold")]
     x = [r["rules"].threshold for r in series]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.5))
     panels = [
         ("turns", 1, "turns per round", "Turns per round"),
         ("length", 1, "rounds per game", "Rounds per game"),
@@ -398,7 +398,7 @@ def _length_figure(rows: list[dict]):
 
 
 def _skill_figure(rows: list[dict], players: int):
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.38 * len(rows) + 1.6), sharey=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.38 * len(rows) + 1.6), sharey=True)
     y = np.arange(len(rows))[::-1]
     skill = np.array([r["skill"] for r in rows]) * 100
     left.errorbar(

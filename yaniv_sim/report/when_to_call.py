@@ -318,7 +318,7 @@ def _playback(options: ReportOptions, section: Section, points, rules) -> None:
                 if changed == 0:
                     data.append(base)
                     rows.append({"game": f"{players}-player",
-                                 "played back": f"{kind} ([`{name}`]({name})): no cell set, "
+                                 "played back": f"{kind}, [`{name}`]({name}): no cell set, "
                                                 f"it plays as {options.policy}",
                                  "deals": "–", "its win share": "–",
                                  f"{options.policy}'s": "–", "difference": "–",
@@ -337,8 +337,8 @@ def _playback(options: ReportOptions, section: Section, points, rules) -> None:
                              "score_policy": t.mean_round_score[1]})  # fmt: skip
                 rows.append({
                     "game": f"{players}-player",
-                    "played back": f"{kind} ([`{name}`]({name}), "
-                                   f"{_plural(changed, 'cell')} set)",
+                    "played back": f"{kind}, [`{name}`]({name}): "
+                                   f"{_plural(changed, 'cell')} set",
                     "deals": f"{result.games:,}",
                     "its win share": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
                     f"{options.policy}'s": _rate(t.win_rate[1], t.win_low[1], t.win_high[1]),
