@@ -273,8 +273,11 @@ def _takeaway(section: Section, merged, called, sub, players: int) -> str:
         text += (
             f" **When players did call** with {int(worst.hand_value)} points there, "
             f"{r.risk:.1%} of their calls were Assafed ({r.low:.1%}–{r.high:.1%}, "
-            f"{int(r.n):,} calls): a good policy calls when the risk is low."
-        )
+            f"{int(r.n):,} calls)"
+            + (": the calls made are far safer than an average decision point, because the "
+               "policy picks its moments." if r.high < worst.low
+               else ": here the calls made are no safer than an average decision point.")
+        )  # fmt: skip
     groups = contrast(sub)
     section.data["contrast"] = groups
     if len(groups) == 2:

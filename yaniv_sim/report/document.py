@@ -111,6 +111,16 @@ def _inline_html(text: str) -> str:
     return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
 
 
+def _table_html(frame: pd.DataFrame) -> str:
+    """An HTML table of ``frame`` (index left out); cells may hold inline Markdown (links)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{_inline_html(str(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
 def _paragraph_html(block: str) -> str:
     lines = block.splitlines()
     if lines and all(line.startswith("- ") for line in lines):
@@ -165,9 +175,7 @@ def write_report(
                 md += [markdown_table(block.frame), ""]
                 if block.caption:
                     md += [f"*{block.caption}*", ""]
-                page.append('<div class="scroll">'
-                            + block.frame.to_html(index=False, border=0, escape=True)
-                            + "</div>")  # fmt: skip
+                page.append(f'<div class="scroll">{_table_html(block.frame)}</div>')
                 if block.caption:
                     page.append(f'<p class="caption">{_inline_html(block.caption)}</p>')
             else:
