@@ -166,7 +166,7 @@ def write_report(
             (folder / name).write_bytes(content)
         md += [f"## {i}. {section.title}", "", f"*{_setup_line(section.setup)}*", ""]
         page.append(f'<h2 id="s{i}">{i}. {html.escape(section.title)}</h2>')
-        page.append(f'<p class="setup">{html.escape(_setup_line(section.setup))}</p>')
+        page.append(f'<p class="setup">{_inline_html(_setup_line(section.setup))}</p>')
         for block in section.blocks:
             if isinstance(block, str):
                 md += [block, ""]
