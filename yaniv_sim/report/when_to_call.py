@@ -121,7 +121,7 @@ def policy_cells(rules: pd.DataFrame) -> pd.DataFrame:
 
 def _cell(row) -> str:
     if row.verdict == "too few":
-        return f"– (n={row.n})"
+        return f"– (n={int(row.n)})"
     return f"{row.verdict} {row.gain:+.1f} ±{(row.gain_high - row.gain_low) / 2:.1f}"
 
 
@@ -242,11 +242,15 @@ def build(options: ReportOptions) -> Section:
         )
         wide.columns = [f"fewest {c}" if c < FEWEST_SHOWN else f"fewest {c}+" for c in wide]
         wide = wide.reset_index().rename(columns={"hand_value": "hand value"}).fillna("–")
+        row = by_value[by_value["opponents"] == k].set_index("hand_value")
+        wide["any cards"] = [_cell(row.loc[v]) if v in row.index else "–"
+                             for v in wide["hand value"]]  # fmt: skip
         section.table(
             wide,
             f"{_opponents(k).capitalize()}: verdict and gain of calling (points relative to "
             f"the table, ± half the 95% interval) by hand value and the fewest cards an "
-            f"opponent holds. Rules: {options.label}.",
+            f"opponent holds; 'any cards': the whole row, with a verdict only where its "
+            f"parts agree. Rules: {options.label}.",
         )
     rows = []
     for r in by_value.itertuples():
