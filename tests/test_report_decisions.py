@@ -184,7 +184,8 @@ def test_the_playback_takeaway_names_every_row(call_section):
     played = playback[playback["cells"] > 0]
     assert len(played) >= len(PLAYERS)
     for r in played.itertuples():
-        assert f"{r.difference:+.1%} ({r.low:+.1%} to {r.high:+.1%}" in text
+        pp = f"{100 * r.difference:+.1f} ({100 * r.low:+.1f} to {100 * r.high:+.1f}"
+        assert pp in text
         assert r.share_low <= r.share <= r.share_high
         verdict = "a clear loss" if r.high < 0 else "a clear gain" if r.low > 0 else "not separable"
         assert verdict in text

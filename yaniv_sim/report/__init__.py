@@ -80,7 +80,7 @@ def build_report(
         f"Made by yaniv-sim {__version__} with `{options.command()}` "
         f"({mode}). Every number is from seeded simulation and is reproduced "
         "exactly by the same command; intervals are 95%.",
-        f"Rules: {options.label}. Players: "
+        f"Rules: {options.label}. Table sizes (players at the start of a game): "
         + ", ".join(str(p) for p in options.players)
         + f". Policy that produced the data: `{options.policy}`.",
     ]

@@ -37,8 +37,9 @@ def _signed(value, low, high) -> str:
     return f"{value:+.2f} ({low:+.2f} to {high:+.2f})"
 
 
-def _signed_pct(value, low, high) -> str:
-    return f"{value:+.1%} ({low:+.1%} to {high:+.1%})"
+def _pp(value, low, high) -> str:
+    """A difference of two shares in percentage points, with its interval."""
+    return f"{100 * value:+.1f} ({100 * low:+.1f} to {100 * high:+.1f})"
 
 
 def _rate(value, low, high) -> str:
@@ -325,7 +326,7 @@ def _playback(options: ReportOptions, section: Section, points, rules) -> None:
                                  "played back": f"{kind}, [`{name}`]({name}): no cell set, "
                                                 f"it plays as {options.policy}",
                                  "deals": "–", "its win share": "–",
-                                 f"{options.policy}'s": "–", "difference": "–",
+                                 f"{options.policy}'s": "–", "difference, pp": "–",
                                  "p (better)": "–", "mean round score": "–"})  # fmt: skip
                     continue
                 options.say(f"{players} players: {kind} against {options.policy}, {deals:,} deals")
@@ -346,7 +347,7 @@ def _playback(options: ReportOptions, section: Section, points, rules) -> None:
                     "deals": f"{result.games:,}",
                     "its win share": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
                     f"{options.policy}'s": _rate(t.win_rate[1], t.win_low[1], t.win_high[1]),
-                    "difference": _signed_pct(pair.difference, pair.low, pair.high),
+                    "difference, pp": _pp(pair.difference, pair.low, pair.high),
                     "p (better)": f"{pair.p_value:.2g}",
                     "mean round score": (
                         f"{t.mean_round_score[0]:.2f} vs {t.mean_round_score[1]:.2f}"
@@ -376,8 +377,9 @@ def _playback(options: ReportOptions, section: Section, points, rules) -> None:
         pd.DataFrame(rows),
         "Game win share of each played-back policy against the policy that produced the "
         "data (fair share 50%), with 95% intervals over the deals (paired: each deal's "
-        "share averaged over its seatings); the difference of the two shares with its 95% "
-        f"paired interval and the one-sided p-value for 'better'. Rules: {options.label}.",
+        "share averaged over its seatings); the difference of the two shares in percentage "
+        "points (pp) with its 95% paired interval and the one-sided p-value for 'better'. "
+        f"Rules: {options.label}.",
     )
     section.text(_playback_takeaway(playback, options.policy))
 
@@ -395,8 +397,8 @@ def _playback_takeaway(playback: pd.DataFrame, policy: str) -> str:
         for r in mine.itertuples():
             verdict = ("a clear loss" if r.high < 0 else "a clear gain" if r.low > 0
                        else "not separable from chance")  # fmt: skip
-            said.append(f"{r.difference:+.1%} ({r.low:+.1%} to {r.high:+.1%}, {verdict}) in "
+            said.append(f"{_pp(r.difference, r.low, r.high)[:-1]}, {verdict}) in "
                         f"{r.players}-player games")  # fmt: skip
-        parts.append(f"playing the {kind} back changes the win share against {policy} by "
-                     + "; ".join(said))  # fmt: skip
+        parts.append(f"playing the {kind} back against {policy}, its win share minus "
+                     f"{policy}'s is (percentage points) " + "; ".join(said))  # fmt: skip
     return "Takeaway: " + "; and ".join(parts) + "."
