@@ -258,11 +258,16 @@ def contrast(sub: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("group", key=lambda g: g.map(order), ignore_index=True)
 
 
+def _points(value) -> str:
+    value = int(value)
+    return f"{value} point" + ("" if value == 1 else "s")
+
+
 def _takeaway(section: Section, merged, called, sub, players: int) -> str:
     worst = merged.loc[(merged["risk"] - merged["naive"]).idxmax()]
     did = called[(called["players"] == worst.players) & (called["hand_value"] == worst.hand_value)]
     text = (
-        f"Takeaway: in {int(worst.players)}-player games with {int(worst.hand_value)} points "
+        f"Takeaway: in {int(worst.players)}-player games with {_points(worst.hand_value)} "
         f"in hand, **if you called now**, at an average decision point, real opponents would "
         f"Assaf you {worst.risk:.1%} of the time (95% interval {worst.low:.1%}–"
         f"{worst.high:.1%}, {int(worst.n):,} decision points) where random cards would give "
@@ -271,7 +276,7 @@ def _takeaway(section: Section, merged, called, sub, players: int) -> str:
     if len(did):
         r = did.iloc[0]
         text += (
-            f" **When players did call** with {int(worst.hand_value)} points there, "
+            f" **When players did call** with {_points(worst.hand_value)} there, "
             f"{r.risk:.1%} of their calls were Assafed ({r.low:.1%}–{r.high:.1%}, "
             f"{int(r.n):,} calls)"
             + (": the calls made are far safer than an average decision point, because the "
