@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from tests.positions import Position
 from yaniv_sim import Rules
-from yaniv_sim.compare import compare
+from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.engine.kernel import seed_round_streams as _seed_round_streams
 from yaniv_sim.engine.specs import FAMILIES, canonical_spec, policy_vector
 
@@ -283,12 +285,36 @@ def test_one_seat_gain_over_fair_share_is_the_paired_interval():
     gain, low, high = c.gain_over_fair(0)
     assert gain == pytest.approx(c.table["win_rate"].iloc[0] - 0.25)
     assert 0 < low < gain < high
-    per_deal = c.wins[:, 0] - 0.25
+    per_deal = c.deal_wins[:, 0] - 0.25
     half = 1.959964 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
     assert high - gain == pytest.approx(half, rel=1e-4)
     # a policy against copies of itself gains nothing beyond chance
     same = compare(["best"] * 4, STANDARD, 4, 100, seed=6, workers=1)
     assert same.gain_over_fair(0)[1] <= 0 <= same.gain_over_fair(0)[2]
+
+
+def test_deal_interval_by_hand():
+    # values 0, 1, 1, 0: mean 1/2, sample sd sqrt(1/3), se sqrt(1/3) / 2
+    mean, low, high = deal_interval([0.0, 1.0, 1.0, 0.0])
+    half = 1.959963984540054 * math.sqrt(1 / 3) / 2
+    assert mean == 0.5 and low == pytest.approx(0.5 - half) and high == pytest.approx(0.5 + half)
+    assert deal_interval([0.9, 1.0, 1.0, 1.0], clip=(0.0, 1.0))[2] == 1.0
+
+
+def test_win_share_intervals_are_paired_over_the_deals():
+    """Two policies: each deal's shares add up to one (a game always has a winner here),
+    so a share's paired interval is the difference's halved, and the per-deal shares
+    kept on the result reproduce the table."""
+    c = compare(["best", "max-shed"], STANDARD, 3, 200, seed=7, workers=1)
+    wins = c.deal_wins
+    assert wins.shape == (200, 2) and np.allclose(wins.sum(axis=1), 1)
+    assert np.allclose(wins.mean(axis=0), c.table.win_rate)
+    pair = c.pairs.iloc[0]
+    half = (pair.high - pair.low) / 4
+    for row in c.table.itertuples():
+        if row.win_low > 0 and row.win_high < 1:
+            assert row.win_high - row.win_rate == pytest.approx(half)
+            assert row.win_rate - row.win_low == pytest.approx(half)
 
 
 def test_a_clearly_weaker_policy_loses_to_max_shed():

@@ -16,6 +16,7 @@ from yaniv_sim.analysis.assaf_risk import assaf_risk, turn_band
 from yaniv_sim.cards import deck_codes
 from yaniv_sim.cli import main
 from yaniv_sim.odds import p_assaf
+from yaniv_sim.report.document import png_size
 from yaniv_sim.storage import open_dataset
 
 
@@ -32,6 +33,15 @@ def test_report_files(report):
         assert (out / name).read_bytes().startswith(b"\x89PNG")
     assert html.count("data:image/png;base64,") == len(figures)
     assert 'src="http' not in html and "<script" not in html
+    # figures are rendered at twice the size they are shown at, for sharp text
+    for name in figures:
+        width, height = png_size((out / name).read_bytes())
+        assert f'width="{round(width / 2)}" height="{round(height / 2)}"' in html
+    # every table scrolls on its own when wider than the page; the files are linked
+    assert html.count("<table") == html.count('<div class="scroll"><table')
+    for name in ("assaf-risk.csv", "decision-table.csv", "call-table-4p.toml"):
+        assert f'<a href="{name}">' in html and f"]({name})" in md
+    assert "((" not in md and "))" not in md
     for name in ("assaf-risk.csv", "decision-table.csv", "report-tables.json",
                  "call-table-3p.toml", "call-table-4p.toml"):  # fmt: skip
         assert (out / name).is_file()

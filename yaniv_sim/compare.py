@@ -33,7 +33,29 @@ from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
 from yaniv_sim.stats import wilson_interval
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "deal_interval"]
+
+Z = float(stats.norm.ppf(0.975))
+
+
+def deal_interval(values, clip: tuple[float, float] | None = None) -> tuple[float, float, float]:
+    """Mean of one number per deal with its 95% interval over the deals.
+
+    The deal is the unit of a duplicate comparison: its replays share the
+    cards, so they are averaged into one value per deal first (a policy's
+    win share of the deal, or the difference of two policies' shares), and
+    the interval is the normal one over those values. This is the paired
+    interval: the luck of the deal, common to every policy, cancels. ``clip``
+    bounds the interval (``(0, 1)`` for a share).
+    """
+    d = np.asarray(values, dtype=np.float64)
+    n = len(d)
+    mean = float(d.mean()) if n else math.nan
+    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    low, high = mean - Z * se, mean + Z * se
+    if clip is not None:
+        low, high = max(clip[0], low), min(clip[1], high)
+    return mean, low, high
 
 
 @dataclasses.dataclass
@@ -48,23 +70,16 @@ class Comparison:
     table: pd.DataFrame  # one row per policy
     pairs: pd.DataFrame  # one row per ordered pair (a, b) with a before b
     sequential: str | None = None  # the SPRT's verdict when it stopped early
-    wins: np.ndarray | None = (
-        None  # float64[deals, policies]: each policy's share of the replays won
-    )
+    # each deal's win share of each policy (deals x policies), averaged over its replays
+    deal_wins: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
     def gain_over_fair(self, policy: int = 0) -> tuple[float, float, float]:
-        """A policy's win share less its fair share, with a 95% interval over deals.
+        """A policy's win share less its fair share, with the paired 95% interval over deals.
 
-        Every deal is one observation (its share of the replays won), so
-        the interval is the paired one of the duplicate design. With one
-        policy against copies of another (``[A, B, B, B]``) this is what a
-        single seat gains by playing ``A`` at a table of ``B``.
+        With one policy against copies of another (``[A, B, B, B]``) this is
+        what a single seat gains by playing ``A`` at a table of ``B``.
         """
-        d = self.wins[:, policy] - 1 / len(self.policies)
-        n = len(d)
-        se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("inf")
-        z = stats.norm.ppf(0.975)
-        return float(d.mean()), float(d.mean() - z * se), float(d.mean() + z * se)
+        return deal_interval(self.deal_wins[:, policy] - 1 / len(self.policies))
 
     def __str__(self) -> str:
         lines = [
@@ -228,8 +243,8 @@ def compare(
     n = games
     table_rows = []
     for i, name in enumerate(policies):
-        w = wins[:, i].sum()
-        low, high = wilson_interval(w, n)
+        # the win share with its interval over the deals (see deal_interval)
+        share, low, high = deal_interval(wins[:, i], clip=(0.0, 1.0))
         seats = max(round_seats[i], 1)
         mean_score = score_sum[i] / seats
         score_se = math.sqrt(max(score_sq[i] / seats - mean_score**2, 0.0) / seats)
@@ -237,7 +252,7 @@ def compare(
         table_rows.append(
             {
                 "policy": name,
-                "win_rate": w / n,
+                "win_rate": share,
                 "win_low": low,
                 "win_high": high,
                 "fair_share": 1 / k,
@@ -254,17 +269,16 @@ def compare(
     pair_rows = []
     for a, b in itertools.combinations(range(k), 2):
         d = wins[:, a] - wins[:, b]
-        mean = d.mean()
-        se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("inf")
-        z = stats.norm.ppf(0.975)
+        mean, low, high = deal_interval(d)
+        se = (high - mean) / Z if n > 1 else math.inf
         t = mean / se if se > 0 else (math.inf if mean > 0 else -math.inf if mean < 0 else 0.0)
         pair_rows.append(
             {
                 "a": policies[a],
                 "b": policies[b],
                 "difference": mean,
-                "low": mean - z * se,
-                "high": mean + z * se,
+                "low": low,
+                "high": high,
                 "p_value": float(stats.norm.sf(t)),
                 "p_value_reverse": float(stats.norm.cdf(t)),
             }

@@ -5,10 +5,16 @@ Terminology
 decision point
     A turn start at which the acting seat may call (a row of the
     ``decisions`` table), whether it called or not.
-Assaf risk
+Assaf risk ("if you called now")
     The share of decision points at which calling would have been met by an
     Assaf: some opponent still in the game holds the caller's value or less
     (``lowest_opponent <= hand_value``; a tie counts against the caller).
+    Most decision points are turns at which the policy waits, often because
+    the risk is high, so this is the risk of calling at an average decision
+    point, not the fate of the calls players make.
+Assaf rate of calls ("when players did call")
+    The same count over the decision points at which the player did call:
+    the share of actual calls that were Assafed.
 turn band
     Turns of the round already played (all seats): ``0-9``, ``10-19``, ``20+``,
     the bands of the policies' call table.
@@ -27,7 +33,7 @@ from yaniv_sim.engine.specs import TABLE_BAND_EDGES
 from yaniv_sim.rules import Rules
 from yaniv_sim.stats import wilson_interval
 
-__all__ = ["BAND_NAMES", "assaf_risk", "naive_assaf_risk", "turn_band"]
+__all__ = ["BAND_NAMES", "assaf_risk", "called_assaf_rate", "naive_assaf_risk", "turn_band"]
 
 BAND_NAMES = ("0-9", "10-19", "20+")
 
@@ -51,6 +57,15 @@ def assaf_risk(decisions: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     table["risk"] = table["assafs"] / table["n"]
     table["low"], table["high"] = wilson_interval(table["assafs"], table["n"])
     return table
+
+
+def called_assaf_rate(decisions: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The share of actual calls that were Assafed, per group ("when players did call").
+
+    :func:`assaf_risk` over the decision points at which the player called;
+    ``n`` counts calls.
+    """
+    return assaf_risk(decisions[decisions["called"].to_numpy(bool)], by)
 
 
 def _opponent_cards(decisions: pd.DataFrame) -> np.ndarray:

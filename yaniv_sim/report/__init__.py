@@ -75,12 +75,12 @@ def build_report(
         options.say(f"section {i} of {len(names)}: {name}")
         module = importlib.import_module(f"yaniv_sim.report.{SECTIONS[name]}")
         built.append(module.build(options))
-    mode = "quick (wide intervals)" if options.quick else "full"
+    mode = "a quick run, with wide intervals" if options.quick else "a full run"
     preface = [
         f"Made by yaniv-sim {__version__} with `{options.command()}` "
-        f"({mode} run). Every number is from seeded simulation and is reproduced "
+        f"({mode}). Every number is from seeded simulation and is reproduced "
         "exactly by the same command; intervals are 95%.",
-        f"Rules: {options.label}. Players: "
+        f"Rules: {options.label}. Table sizes (players at the start of a game): "
         + ", ".join(str(p) for p in options.players)
         + f". Policy that produced the data: `{options.policy}`.",
     ]

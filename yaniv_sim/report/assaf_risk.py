@@ -7,7 +7,13 @@ import numpy as np
 import pandas as pd
 
 from yaniv_sim import advice_tables
-from yaniv_sim.analysis.assaf_risk import BAND_NAMES, assaf_risk, naive_assaf_risk, turn_band
+from yaniv_sim.analysis.assaf_risk import (
+    BAND_NAMES,
+    assaf_risk,
+    called_assaf_rate,
+    naive_assaf_risk,
+    turn_band,
+)
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 
@@ -36,25 +42,64 @@ def risk_frames(options: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.concat(frames, ignore_index=True), pd.concat(naive, ignore_index=True)
 
 
+def _cell(row, naive: float | None = None) -> str:
+    text = f"{_pct(row.risk, row.low, row.high)} n={int(row.n):,}"
+    return text if naive is None else f"{text}; naive {naive:.1%}"
+
+
+def _wide(frame: pd.DataFrame, column: str, levels, label, values, naive=None) -> pd.DataFrame:
+    """Hand value down, one column per level of ``column``; "–" where there is no data."""
+    wide = pd.DataFrame({"hand value": values})
+    for level in levels:
+        part = frame[frame[column] == level].set_index("hand_value")
+        cells = []
+        for v in values:
+            if v not in part.index:
+                cells.append("–")
+                continue
+            r = part.loc[v]
+            cells.append(_cell(r, None if naive is None else r[naive]))
+        wide[label(level)] = cells
+    return wide
+
+
+def _game(players: int) -> str:
+    return f"{players}-player game"
+
+
 def build(options: ReportOptions) -> Section:
     decisions, naive = risk_frames(options)
     threshold = options.rules.threshold
     games = options.budget(*options.DECISION_GAMES)
+    calls_total = int(decisions["called"].sum())
     section = Section(
         TITLE,
         options.setup(
             policy=f"{options.policy} at every seat",
-            data=f"{games:,} games per table size, {len(decisions):,} decision points",
+            data=f"{games:,} games per table size, {len(decisions):,} decision points, "
+            f"{calls_total:,} calls",
         ),
     )
     section.text(
         "A **decision point** is any turn start at which a player may call Yaniv (hand "
-        f"worth {threshold} or less), whether they called or not. The **Assaf risk** is "
-        "the share of decision points at which some opponent held the same value or "
-        "less, so that calling right then would have been met by an Assaf. The "
-        "**naive** column is the exact chance of the same thing if the opponents' cards "
-        "were dealt at random from a full deck (same card counts): real opponents keep "
-        "low cards and take them from the pile, so the gap shows how much that matters."
+        f"worth {threshold} or less), whether they called or not. Two numbers answer two "
+        "questions:"
+    )
+    section.text(
+        "- **If you called now**: the share of decision points at which some opponent "
+        "held the same value or less, so that calling right then would have been met by an "
+        "Assaf. Most decision points are turns at which the players waited, often because "
+        "calling looked risky, so this is the risk of calling at an average decision "
+        "point, not what happens to the calls players make.\n"
+        "- **When players did call**: the share of the calls actually made (by "
+        f"{options.policy}, which picks its moments) that were Assafed."
+    )
+    section.text(
+        "The **naive** figure is the exact chance of the first if the opponents' cards "
+        "were dealt at random from a full deck (same card counts): real opponents keep low "
+        "cards and take them from the pile, so the gap shows how much that matters. "
+        "**N-player game** means the table size at the start of the game (opponents "
+        "knocked out later still count in it)."
     )
     standoffs = []
     total_void = 0
@@ -75,52 +120,63 @@ def build(options: ReportOptions) -> Section:
             f"No round ran into the turn cap ({options.rules.max_turns} turns): from 20 turns "
             "a seat every preset plays to end a round (docs/policies.md, Long rounds)."
         )
-    by_value = assaf_risk(decisions, ["players", "hand_value"])
     keys = ["players", "hand_value"]
+    by_value = assaf_risk(decisions, keys)
     merged = by_value.merge(naive[[*keys, "naive"]], on=keys)
-    # the table: hand value down, one column per table size
-    wide = pd.DataFrame({"hand value": sorted(by_value["hand_value"].unique())})
-    for players in options.players:
-        part = merged[merged["players"] == players].set_index("hand_value")
-        col = []
-        for v in wide["hand value"]:
-            if v in part.index:
-                r = part.loc[v]
-                col.append(f"{_pct(r.risk, r.low, r.high)} n={int(r.n):,}; naive {r.naive:.1%}")
-            else:
-                col.append("–")
-        wide[f"{players} players"] = col
+    called = called_assaf_rate(decisions, keys)
+    section.data["risk"] = merged
+    section.data["called"] = called
+    values = sorted(by_value["hand_value"].unique())
     section.table(
-        wide,
-        f"Assaf risk at each hand value (95% Wilson interval, n = decision points) and the "
-        f"naive random-card odds. Rules: {options.label}; {options.policy} self-play.",
+        _wide(merged, "players", options.players, _game, values, naive="naive"),
+        "**If you called now**: Assaf risk at each hand value, as a share of decision points "
+        "(95% Wilson interval, n = decision points), and the naive random-card odds. "
+        f"Rules: {options.label}; {options.policy} self-play.",
     )
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    section.table(
+        _wide(called, "players", options.players, _game, values),
+        "**When players did call**: the share of calls at each hand value that were "
+        "Assafed (95% Wilson interval, n = calls made). Rules: "
+        f"{options.label}; {options.policy} self-play.",
+    )
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
     for i, players in enumerate(options.players):
-        part = merged[merged["players"] == players]
         colour = f"C{i}"
-        ax.errorbar(part["hand_value"], 100 * part["risk"],
-                    yerr=_yerr(part),
-                    marker="o", capsize=3, color=colour, label=f"{players} players")  # fmt: skip
-        ax.plot(part["hand_value"], 100 * part["naive"], ls="--", color=colour, alpha=0.6)
-    ax.set_xlabel("own hand value when the chance to call comes (points)")
-    ax.set_ylabel("Assaf risk (% of decision points)")
-    ax.set_title("How often calling would be met by an Assaf")
-    ax.legend(title="solid: simulated; dashed: random cards", fontsize=8)
-    ax.grid(alpha=0.3)
+        part = merged[merged["players"] == players]
+        left.errorbar(part["hand_value"], 100 * part["risk"], yerr=_yerr(part), marker="o",
+                      capsize=3, color=colour, label=_game(players))  # fmt: skip
+        left.plot(part["hand_value"], 100 * part["naive"], ls="--", color=colour, alpha=0.6)
+        part = called[(called["players"] == players) & (called["n"] >= 30)]
+        right.errorbar(part["hand_value"], 100 * part["risk"], yerr=_yerr(part), marker="o",
+                       capsize=3, color=colour, label=_game(players))  # fmt: skip
+    left.set_title("If you called now\n(% of decision points; dashed: random cards)")
+    right.set_title("When players did call\n(% of calls made; 30 calls or more)")
+    left.set_ylabel("Assaf (%)")
+    for ax in (left, right):
+        ax.set_xlabel("own hand value (points)")
+        ax.grid(alpha=0.3)
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     section.figure(
         fig,
         "assaf-risk-by-value",
-        f"Assaf risk by hand value with 95% intervals ({len(decisions):,} decision points; "
-        f"rules: {options.label}). Dashed: exact odds if opponents held random cards.",
+        f"Assaf risk by hand value with 95% intervals. Left: if you called at an average "
+        f"decision point ({len(decisions):,} decision points); dashed, the exact odds if "
+        f"opponents held random cards. Right: the share of the {calls_total:,} calls made "
+        f"that were Assafed. Rules: {options.label}.",
     )
     # breakdowns at the most common table size of the report: the middle one
     players = options.players[len(options.players) // 2]
     sub = decisions[decisions["players"] == players]
-    fewest = assaf_risk(sub.assign(fewest=np.minimum(sub["fewest_opponent_cards"], 5)),
-                        ["hand_value", "fewest"])  # fmt: skip
+    sub = sub.assign(fewest=np.minimum(sub["fewest_opponent_cards"], 5))
+    fewest = assaf_risk(sub, ["hand_value", "fewest"])
+    fewest_called = called_assaf_rate(sub, ["hand_value", "fewest"])
     bands = assaf_risk(sub, ["hand_value", "band"])
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.3), sharey=True)
+    section.data["fewest"] = fewest
+    section.data["fewest_called"] = fewest_called
+    section.data["bands"] = bands
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.6), sharey=True)
     for ax, frame, key, names, what in (
         (axes[0], fewest, "fewest", {c: f"{c}" if c < 5 else "5+" for c in range(1, 6)},
          "fewest cards an opponent holds"),
@@ -135,36 +191,34 @@ def build(options: ReportOptions) -> Section:
                         marker="o", ms=4, capsize=2, label=names[level])  # fmt: skip
         ax.set_xlabel("own hand value (points)")
         ax.set_title(f"by {what}")
-        ax.legend(title=what, fontsize=8)
+        # below the axes, clear of the lines
+        ax.legend(title=what, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                  ncol=5, frameon=False)  # fmt: skip
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("Assaf risk (% of decision points)")
-    fig.suptitle(f"Assaf risk at {players} players, broken down")
+    axes[0].set_ylabel("Assaf risk if you called now\n(% of decision points)")
+    fig.suptitle(f"If you called now: Assaf risk in {players}-player games, broken down")
+    fig.tight_layout()
     section.figure(
         fig,
         "assaf-risk-breakdown",
-        f"Assaf risk at {players} players by the fewest cards an opponent holds and by "
-        f"turn band, 95% intervals; cells with under 30 decision points left out "
-        f"({len(sub):,} decision points; rules: {options.label}).",
+        f"If you called now: Assaf risk in {players}-player games by the fewest cards an "
+        f"opponent holds and by turn band, 95% intervals; cells with under 30 decision points "
+        f"left out ({len(sub):,} decision points; rules: {options.label}).",
     )
-    table = fewest.pivot(index="hand_value", columns="fewest", values="risk")
-    n = fewest.pivot(index="hand_value", columns="fewest", values="n")
-    low = fewest.pivot(index="hand_value", columns="fewest", values="low")
-    high = fewest.pivot(index="hand_value", columns="fewest", values="high")
-    rows = []
-    for v in table.index:
-        row = {"hand value": int(v)}
-        for c in table.columns:
-            label = f"fewest {c}" if c < 5 else "fewest 5+"
-            row[label] = (
-                "–" if pd.isna(table.loc[v, c])
-                else _pct(table.loc[v, c], low.loc[v, c], high.loc[v, c])
-                + f" n={int(n.loc[v, c]):,}"
-            )  # fmt: skip
-        rows.append(row)
+    fewest_label = {c: f"fewest {c}" if c < 5 else "fewest 5+" for c in range(1, 6)}
+    levels = sorted(fewest["fewest"].unique())
+    values = sorted(fewest["hand_value"].unique())
     section.table(
-        pd.DataFrame(rows),
-        f"Assaf risk at {players} players by the fewest cards any opponent holds "
-        f"(95% intervals; rules: {options.label}).",
+        _wide(fewest, "fewest", levels, fewest_label.get, values),
+        f"**If you called now**, in {players}-player games, by the fewest cards any opponent "
+        f"holds: share of decision points (95% intervals, n = decision points; rules: "
+        f"{options.label}).",
+    )
+    section.table(
+        _wide(fewest_called, "fewest", levels, fewest_label.get, values),
+        f"**When players did call**, in {players}-player games, by the fewest cards any "
+        f"opponent holds: share of calls Assafed (95% intervals, n = calls made; rules: "
+        f"{options.label}).",
     )
     live = decisions.filter(regex=r"^opp\d+_cards$").to_numpy() >= 0
     capped = np.minimum(decisions["fewest_opponent_cards"], advice_tables.FEWEST_CAP)
@@ -174,28 +228,77 @@ def build(options: ReportOptions) -> Section:
     section.attach(advice_tables.META_FILE, advice_tables.meta_json(
         options.rules, options.policy, options.seed, options.budget(*options.DECISION_GAMES),
         options.players))  # fmt: skip
+    low_f, high_f = int(cells["fewest"].min()), int(cells["fewest"].max())
     section.text(
-        "The risk for every table size, number of opponents still in, hand value, fewest "
-        "opponent cards (1 to 7) and turn band is in `assaf-risk.csv` beside this report; "
+        "The risk if you called now for every table size, number of opponents still in, "
+        f"hand value, fewest opponent cards ({low_f} to {high_f} in these games) and turn "
+        "band is in [`assaf-risk.csv`](assaf-risk.csv) beside this report; "
         "`yaniv-sim advise` reads it."
     )
-    worst = merged.loc[(merged["risk"] - merged["naive"]).idxmax()]
-    one = sub[sub["fewest_opponent_cards"] == 1]
-    many = sub[sub["fewest_opponent_cards"] >= 3]
-    contrast = ""
-    if len(one) and len(many):
-        r1 = (one["lowest_opponent"] <= one["hand_value"]).mean()
-        r3 = (many["lowest_opponent"] <= many["hand_value"]).mean()
-        contrast = (
-            f" At {players} players the fewest cards in an opponent's hand matters most: "
-            f"with an opponent down to one card a call is Assafed {r1:.0%} of the time "
-            f"({len(one):,} decision points), against {r3:.0%} while every opponent holds "
-            f"three or more ({len(many):,})."
-        )
-    section.text(
-        f"Takeaway: at {int(worst.players)} players with {int(worst.hand_value)} points in "
-        f"hand, real opponents Assaf a call {worst.risk:.0%} of the time "
-        f"(95% interval {worst.low:.0%}–{worst.high:.0%}) where random cards would "
-        f"give {worst.naive:.0%}: the largest gap in the table." + contrast
-    )
+    section.text(_takeaway(section, merged, called, sub, players))
     return section
+
+
+def contrast(sub: pd.DataFrame) -> pd.DataFrame:
+    """Assaf with an opponent on one card against every opponent on 3+, both ways.
+
+    One row per group (``one card``, ``3+ cards``): ``n`` and ``risk`` over
+    the decision points (if you called now), ``calls`` and ``called_risk``
+    over the calls made (when players did call), with Wilson intervals.
+    """
+    group = np.where(sub["fewest_opponent_cards"] == 1, "one card",
+                     np.where(sub["fewest_opponent_cards"] >= 3, "3+ cards", ""))  # fmt: skip
+    sub = sub.assign(group=group)
+    sub = sub[sub["group"] != ""]
+    now = assaf_risk(sub, ["group"])
+    did = called_assaf_rate(sub, ["group"])[["group", "n", "risk", "low", "high"]]
+    out = now.merge(did, on="group", how="left", suffixes=("", "_called"))
+    out = out.rename(columns={"n_called": "calls", "risk_called": "called_risk"})
+    order = {"one card": 0, "3+ cards": 1}
+    return out.sort_values("group", key=lambda g: g.map(order), ignore_index=True)
+
+
+def _points(value) -> str:
+    value = int(value)
+    return f"{value} point" + ("" if value == 1 else "s")
+
+
+def _takeaway(section: Section, merged, called, sub, players: int) -> str:
+    worst = merged.loc[(merged["risk"] - merged["naive"]).idxmax()]
+    did = called[(called["players"] == worst.players) & (called["hand_value"] == worst.hand_value)]
+    text = (
+        f"Takeaway: in {int(worst.players)}-player games with {_points(worst.hand_value)} "
+        f"in hand, **if you called now**, at an average decision point, real opponents would "
+        f"Assaf you {worst.risk:.1%} of the time (95% interval {worst.low:.1%}–"
+        f"{worst.high:.1%}, {int(worst.n):,} decision points) where random cards would give "
+        f"{worst.naive:.1%}: the largest gap in the table."
+    )
+    if len(did):
+        r = did.iloc[0]
+        text += (
+            f" **When players did call** with {_points(worst.hand_value)} there, "
+            f"{r.risk:.1%} of their calls were Assafed ({r.low:.1%}–{r.high:.1%}, "
+            f"{int(r.n):,} calls)"
+            + (": the calls made are far safer than an average decision point, because the "
+               "policy picks its moments." if r.high < worst.low
+               else ": here the calls made are no safer than an average decision point.")
+        )  # fmt: skip
+    groups = contrast(sub)
+    section.data["contrast"] = groups
+    if len(groups) == 2:
+        one, many = groups.iloc[0], groups.iloc[1]
+
+        def did_call(row) -> str:
+            if not row.calls >= 1:
+                return "no calls were made there"
+            return (f"when players did call, {row.called_risk:.1%} of {int(row.calls):,} "
+                    "calls were Assafed")  # fmt: skip
+
+        text += (
+            f" In {players}-player games the fewest cards in an opponent's hand matters most: "
+            f"with an opponent down to one card, if you called now you would be Assafed "
+            f"{one.risk:.1%} of the time ({int(one.n):,} decision points), and "
+            f"{did_call(one)}; while every opponent holds three or more cards, "
+            f"{many.risk:.1%} ({int(many.n):,} decision points), and {did_call(many)}."
+        )
+    return text

@@ -12,6 +12,7 @@ import dataclasses
 import html
 import io
 import re
+import struct
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +22,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-__all__ = ["Figure", "Section", "Table", "markdown_table", "write_report"]
+__all__ = ["DPI", "Figure", "Section", "Table", "markdown_table", "png_size", "write_report"]
+
+DPI = 110  # the size a figure is meant to be seen at: pixels per inch on the page
+SCALE = 2  # PNGs are rendered at twice that, for sharp text on high-density screens
 
 
 @dataclasses.dataclass
@@ -50,6 +54,8 @@ class Section:
     setup: dict[str, str] = dataclasses.field(default_factory=dict)
     blocks: list[str | Table | Figure] = dataclasses.field(default_factory=list)
     files: dict[str, bytes] = dataclasses.field(default_factory=dict)  # written beside the report
+    # the analysis results behind the tables and sentences, unformatted (for tests and reuse)
+    data: dict[str, pd.DataFrame] = dataclasses.field(default_factory=dict)
 
     def attach(self, name: str, content: str | bytes) -> None:
         """A file written next to the report (a CSV table, an exported policy)."""
@@ -65,9 +71,16 @@ class Section:
     def figure(self, fig, name: str, caption: str) -> None:
         """Add a matplotlib figure (closed here) as a PNG with a caption."""
         buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        fig.savefig(buffer, format="png", dpi=DPI * SCALE, bbox_inches="tight")
         plt.close(fig)
         self.blocks.append(Figure(name, buffer.getvalue(), caption))
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) in pixels of a PNG, from its header."""
+    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("not a PNG file")
+    return struct.unpack(">II", png[16:24])
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -91,9 +104,21 @@ def _slug(title: str) -> str:
 
 def _inline_html(text: str) -> str:
     text = html.escape(text)
+    # links to files beside the report: [name](name); the name may be code
+    text = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', text)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\*)", r"<em>\1</em>", text)
+
+
+def _table_html(frame: pd.DataFrame) -> str:
+    """An HTML table of ``frame`` (index left out); cells may hold inline Markdown (links)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{_inline_html(str(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 def _paragraph_html(block: str) -> str:
@@ -107,14 +132,16 @@ def _paragraph_html(block: str) -> str:
 _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto;
        padding: 0 1rem; line-height: 1.45; color: #222; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: right; }
 th { background: #f3f3f3; }
 td:first-child, th:first-child { text-align: left; }
-figure { margin: 1rem 0; } figure img { max-width: 100%; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; }
 figcaption, .caption { font-size: 0.85rem; color: #555; }
 .setup { font-size: 0.85rem; color: #555; background: #f7f7f7; padding: 0.3rem 0.6rem; }
-code { background: #f3f3f3; padding: 0 0.2rem; }
+code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; }
+p, li { overflow-wrap: break-word; }
 """
 
 
@@ -139,7 +166,7 @@ def write_report(
             (folder / name).write_bytes(content)
         md += [f"## {i}. {section.title}", "", f"*{_setup_line(section.setup)}*", ""]
         page.append(f'<h2 id="s{i}">{i}. {html.escape(section.title)}</h2>')
-        page.append(f'<p class="setup">{html.escape(_setup_line(section.setup))}</p>')
+        page.append(f'<p class="setup">{_inline_html(_setup_line(section.setup))}</p>')
         for block in section.blocks:
             if isinstance(block, str):
                 md += [block, ""]
@@ -148,7 +175,7 @@ def write_report(
                 md += [markdown_table(block.frame), ""]
                 if block.caption:
                     md += [f"*{block.caption}*", ""]
-                page.append(block.frame.to_html(index=False, border=0, escape=True))
+                page.append(f'<div class="scroll">{_table_html(block.frame)}</div>')
                 if block.caption:
                     page.append(f'<p class="caption">{_inline_html(block.caption)}</p>')
             else:
@@ -156,16 +183,23 @@ def write_report(
                 path.write_bytes(block.png)
                 md += [f"![{block.caption}]({path.name})", "", f"*{block.caption}*", ""]
                 data = base64.b64encode(block.png).decode("ascii")
+                width, height = (round(v / SCALE) for v in png_size(block.png))
                 page.append(
-                    f'<figure><img alt="{html.escape(block.caption)}" '
-                    f'src="data:image/png;base64,{data}"><figcaption>'
+                    f'<figure><img alt="{html.escape(block.caption)}" width="{width}" '
+                    f'height="{height}" src="data:image/png;base64,{data}"><figcaption>'
                     f"{_inline_html(block.caption)}</figcaption></figure>"
                 )
+        if section.files:
+            links = ", ".join(f"[`{name}`]({name})" for name in section.files)
+            line = f"Files of this section, beside the report: {links}."
+            md += [line, ""]
+            page.append(_paragraph_html(line))
     md_path = folder / "report.md"
     html_path = folder / "report.html"
     md_path.write_text("\n".join(md).rstrip() + "\n", encoding="utf-8")
     html_path.write_text(
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
         + "\n".join(page)
         + "\n</body></html>\n",

@@ -117,6 +117,7 @@ def build(options: ReportOptions) -> Section:
         )
     matches = pd.DataFrame(rows)
     table = standings(matches, policies)
+    section.data.update(matches=matches, standings=table)
 
     section.text(_takeaway(table, matches, players))
     section.table(
@@ -201,7 +202,7 @@ def _takeaway(table: pd.DataFrame, matches: pd.DataFrame, players: int) -> str:
     n = int(top["matches"])
     lines = [
         f"At {players} players **{top['policy']}** tops the league with a mean win share of "
-        f"{100 * top['share']:.0f}%, clearly beating {int(top['won'])} of its {n} opponents "
+        f"{100 * top['share']:.1f}%, clearly beating {int(top['won'])} of its {n} opponents "
         f"head to head."
     ]
     head = matches[
@@ -217,12 +218,12 @@ def _takeaway(table: pd.DataFrame, matches: pd.DataFrame, players: int) -> str:
     else:
         verdict = "their own match is too close to call"
     lines.append(
-        f"Next comes **{second['policy']}** ({100 * second['share']:.0f}%); {verdict} "
+        f"Next comes **{second['policy']}** ({100 * second['share']:.1f}%); {verdict} "
         f"({100 * sign * head.difference:+.1f} percentage points of win share for "
         f"{top['policy']}, 95% interval {100 * low:+.1f} to {100 * high:+.1f})."
     )
     lines.append(
-        f"**{last['policy']}** comes last ({100 * last['share']:.0f}%, clearly losing "
+        f"**{last['policy']}** comes last ({100 * last['share']:.1f}%, clearly losing "
         f"{int(last['lost'])} of its {n} matches)."
     )
     baseline = table[table.policy == "max-shed"].iloc[0]

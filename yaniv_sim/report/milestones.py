@@ -17,15 +17,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.compare import compare
+from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.engine.specs import FAMILIES, HEURISTIC_PARAMS, canonical_spec
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 
-__all__ = ["HUNTER", "SCHEMES", "build", "landings", "untargeted_spec"]
+__all__ = ["HUNTER", "PLAIN", "SCHEMES", "build", "landings", "untargeted_spec"]
 
 Z = 1.959963984540054  # two-sided 95%
 HUNTER = "milestone-hunter"
+PLAIN = "hunter without targeting"  # the name of untargeted_spec() in the report
 SCHEMES: dict[str, dict[int, int]] = {
     "50/100": {50: 25, 100: 50},  # as in standard
     "100/200": {100: 50, 200: 100},  # as in nordic
@@ -76,6 +77,17 @@ def _per_game_mean(frame: pd.DataFrame, column: str) -> tuple[float, float, floa
     return mean, mean - Z * se, mean + Z * se
 
 
+def _saved_difference(marks: pd.DataFrame, hunter: int, plain: int):
+    """Points saved per game, hunter seats minus the other seats of the same game.
+
+    Both policies sit at every table, so each game gives one paired value;
+    the interval is over the games (:func:`yaniv_sim.compare.deal_interval`).
+    """
+    per = marks.groupby(["game", "policy"])["saved"].mean().unstack()
+    both = per[[hunter, plain]].dropna()
+    return deal_interval((both[hunter] - both[plain]).to_numpy())
+
+
 def _pct(estimate, digits: int = 1) -> str:
     v, lo, hi = (100 * x for x in estimate)
     return f"{v:.{digits}f}% ({lo:.{digits}f}–{hi:.{digits}f})"
@@ -99,12 +111,13 @@ def build(options: ReportOptions) -> Section:
     section = Section(
         "Milestone targeting",
         options.setup(
-            policies=f"{HUNTER} against `{plain}` (the same without milestone targeting)",
+            policies=f"{HUNTER} against {PLAIN}: the same preset with every milestone "
+            f"parameter at its default (`{plain}`)",
             milestones="; ".join(
-                f"{name} (" + ", ".join(f"{a}→{b}" for a, b in m.items()) + ")"
+                f"{name}: " + ", ".join(f"{a}→{b}" for a, b in m.items())
                 for name, m in SCHEMES.items()
             )
-            + f" (over {options.label})",
+            + f"; over {options.label}",
             players=", ".join(map(str, players_list)),
             deals=f"{n_deals:,} duplicate deals per table",
             games=f"{n_games:,} games per table with both policies seated alternately",
@@ -145,25 +158,30 @@ def build(options: ReportOptions) -> Section:
                 row[f"{key}_seats"] = len(mine)
                 row[f"{key}_landed"] = _per_game_mean(mine, "landed")
                 row[f"{key}_saved"] = _per_game_mean(mine, "saved")
+            row["saved_diff"] = _saved_difference(marks, ids[HUNTER], ids[plain])
             rows.append(row)
+    section.data["rows"] = _frame(rows)
 
     section.text(_takeaway(rows))
     section.table(
         _table(rows),
-        f"Win share of `{HUNTER}` against `{plain}` in duplicate format ({n_deals:,} deals "
-        "per row, each played in every seating; fair share 50%; Wilson 95% interval) and "
-        "the difference of the two win shares (95% interval over the deals). Landings and "
-        f"points saved: per player and game in {n_games:,} games per row with both policies "
-        "seated alternately (the seating turned each game); mean with 95% interval over the "
-        f"games. Rules: {options.label} with the milestones shown.",
+        f"Win share of {HUNTER} against the {PLAIN} in duplicate format ({n_deals:,} deals "
+        "per row, each played in every seating; fair share 50%) and the difference of the "
+        "two win shares, both with 95% intervals over the deals (paired: each deal's share "
+        "averaged over its seatings). Landings and points saved: per player and game in "
+        f"{n_games:,} games per row with both policies seated alternately (the seating "
+        "turned each game); mean with 95% interval over the games; the extra points saved "
+        "compare the two policies within each game (paired). Rules: "
+        f"{options.label} with the milestones shown.",
     )
     section.figure(
         _figure(rows),
         "milestones-targeting",
-        f"Left: how much more often `{HUNTER}` wins than `{plain}` ({n_deals:,} duplicate "
-        f"deals per point). Right: points taken off a player's total by milestones per game "
-        f"({n_games:,} games per point). Rules: {options.label} with each milestone scheme; "
-        "error bars are 95% intervals.",
+        f"Left: how much more often {HUNTER} wins than the {PLAIN} ({n_deals:,} duplicate "
+        f"deals per point). Right: how many more points milestones take off a hunter's total "
+        f"per game than off the other players' at the same table ({n_games:,} games per "
+        f"point). Rules: {options.label} with each milestone scheme; error bars are 95% "
+        "paired intervals.",
     )
     return section
 
@@ -181,12 +199,32 @@ def _table(rows: list[dict]) -> pd.DataFrame:
             "landings per game, without (95%)": [_num(r["plain_landed"]) for r in rows],
             "points saved per game, hunter (95%)": [_num(r["hunter_saved"], 1) for r in rows],
             "points saved per game, without (95%)": [_num(r["plain_saved"], 1) for r in rows],
+            "extra points saved by the hunter per game (95%, paired)": [
+                _signed(r["saved_diff"]) for r in rows
+            ],
         }
     )
 
 
+def _signed(estimate) -> str:
+    v, lo, hi = estimate
+    return f"{v:+.1f} ({lo:+.1f} to {hi:+.1f})"
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    """The section's results, one row per scheme and table size, numbers unformatted."""
+    out = []
+    for r in rows:
+        flat = {k: v for k, v in r.items() if not isinstance(v, tuple)}
+        for key, value in r.items():
+            if isinstance(value, tuple):
+                flat[key], flat[f"{key}_low"], flat[f"{key}_high"] = value
+        out.append(flat)
+    return pd.DataFrame(out)
+
+
 def _figure(rows: list[dict]):
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
     schemes = list(dict.fromkeys(r["scheme"] for r in rows))
     for i, scheme in enumerate(schemes):
         mine = [r for r in rows if r["scheme"] == scheme]
@@ -200,39 +238,32 @@ def _figure(rows: list[dict]):
             capsize=3,
             label=f"milestones {scheme}",
         )
-        for key, style in (("hunter", "-"), ("plain", "--")):
-            s = np.array([r[f"{key}_saved"] for r in mine])
-            who = "hunter" if key == "hunter" else "without targeting"
-            right.errorbar(
-                x,
-                s[:, 0],
-                yerr=[s[:, 0] - s[:, 1], s[:, 2] - s[:, 0]],
-                marker="o",
-                ls=style,
-                capsize=3,
-                color=f"C{i}",
-                label=f"{scheme}, {who}",
-            )
+        s = np.array([r["saved_diff"] for r in mine])
+        right.errorbar(
+            x,
+            s[:, 0],
+            yerr=[s[:, 0] - s[:, 1], s[:, 2] - s[:, 0]],
+            marker="o",
+            capsize=3,
+            color=f"C{i}",
+            label=f"milestones {scheme}",
+        )
     left.axhline(0, color="grey", lw=0.8, ls=":")
     left.set_xlabel("players at the table")
     left.set_ylabel("win-share difference (percentage points)")
     left.set_title(f"What aiming at milestones gains\n({HUNTER} minus the same without)")
     right.set_xlabel("players at the table")
-    right.set_ylabel("points saved per player per game")
-    right.set_title("Points milestones take off a total")
+    right.axhline(0, color="grey", lw=0.8, ls=":")
+    right.set_ylabel("extra points saved per game\n(hunter minus the others)")
+    right.set_title("Points milestones take off a hunter's total\nbeyond the other players'")
     players = sorted({r["players"] for r in rows})
     for ax in (left, right):
         ax.set_xticks(players)
         ax.grid(alpha=0.3)
-    left.legend(fontsize="small")
-    right.legend(fontsize="x-small", ncol=2, loc="lower center")
-    ends = np.array([r[f"{k}_saved"][1:] for r in rows for k in ("hunter", "plain")])
-    ends = ends[np.isfinite(ends)]
-    if len(ends):  # room under the lines for the legend
-        low, high = ends.min(), ends.max()
-        span = max(high - low, 1.0)
-        right.set_ylim(low - 0.35 * span, high + 0.05 * span)
-    fig.tight_layout()
+    # one legend for both panels, below them, clear of the data
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 

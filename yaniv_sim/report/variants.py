@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.compare import compare
+from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.engine.specs import FAMILIES
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
@@ -182,8 +182,9 @@ def build(options: ReportOptions) -> Section:
             workers_for(options, n_deals * players),
         )
         row = {"label": label, "rules": rules, **stats, "skill": _skill(skill)}
-        row.update(_tuned(options, rules, players, n_deals, n_tune, row["skill"]))
+        row.update(_tuned(options, rules, players, n_deals, n_tune, skill))
         rows.append(row)
+    section.data["rows"] = _frame(rows)
 
     section.text(_takeaway(rows, players))
     section.table(
@@ -198,12 +199,12 @@ def build(options: ReportOptions) -> Section:
         _skill_table(rows, n_deals, n_tune),
         f"`{SKILLED}` against `{BASELINE}` at {players} players in duplicate format "
         f"({n_deals:,} deals per rule set, each played in all {players} seatings; fair share "
-        "50%; Wilson 95% intervals). Tuning: win share of each "
-        f"`{TUNE_PARAM}` value against `{BASELINE}` on {n_tune:,} other deals (seed "
-        f"{options.seed + 1}); when the best of them is not `{SKILLED}`'s own "
-        f"({TUNE_DEFAULT:g}), it plays the same {n_deals:,} skill deals, and the change in win "
-        "share gets a 95% interval that treats the two runs as independent (cautious, as they "
-        "share the deals); *clearly better* means that interval is above 0.",
+        "50%; 95% intervals over the deals, paired: each deal's share averaged over its "
+        f"seatings). Tuning: win share of each `{TUNE_PARAM}` value against `{BASELINE}` on "
+        f"{n_tune:,} other deals (seed {options.seed + 1}); when the best of them is not "
+        f"`{SKILLED}`'s own ({TUNE_DEFAULT:g}), it plays the same {n_deals:,} skill deals, and "
+        "the change in win share gets a 95% interval paired over those deals; 'clearly "
+        "better' means that interval is above 0.",
     )
     caption_tail = (
         f"{players} players; {n_games:,} self-play games of `{options.policy}` per rule set; "
@@ -224,7 +225,8 @@ def build(options: ReportOptions) -> Section:
         _skill_figure(rows, players),
         "variants-skill-first-seat",
         f"Left: `{SKILLED}`'s win share against `{BASELINE}` ({n_deals:,} duplicate deals "
-        f"per rule set; open marks: with the {TUNE_PARAM} value picked by tuning, where it "
+        f"per rule set, paired 95% intervals; open marks: with the {TUNE_PARAM} value "
+        "picked by tuning, where it "
         f"differs from {SKILLED}'s own; diamonds: where that is clearly better). "
         "Right: how much more often the seat that starts the game wins than its fair share "
         f"({n_games:,} self-play games of `{options.policy}` per rule set). {players} players; "
@@ -233,13 +235,13 @@ def build(options: ReportOptions) -> Section:
     return section
 
 
-def _tuned(options, rules: Rules, players: int, n_deals: int, n_tune: int, default) -> dict:
+def _tuned(options, rules: Rules, players: int, n_deals: int, n_tune: int, preset) -> dict:
     """Tune the risk limit on separate deals, then play the chosen value on the skill deals.
 
     The value is chosen on seed + 1, so the skill deals (the report's seed)
     judge it without the luck that picked it. It clearly changes the answer
-    when its win share beats the preset's by more than a 95% interval that
-    treats the two runs as independent (conservative: they share the deals).
+    when its win share beats the preset's (``preset``, the comparison on the
+    same deals) by more than the 95% interval paired over the deals.
     """
     if not rules.assaf:
         return {
@@ -273,16 +275,31 @@ def _tuned(options, rules: Rules, players: int, n_deals: int, n_tune: int, defau
         workers_for(options, n_deals * players),
     )
     tuned = _skill(again)
-    diff = tuned[0] - default[0]
-    n = again.games
-    se = math.sqrt((tuned[0] * (1 - tuned[0]) + default[0] * (1 - default[0])) / n)
+    # the same deals (seed and count) in both runs: pair them deal by deal
+    diff = deal_interval(again.deal_wins[:, 0] - preset.deal_wins[:, 0])
     return {
         "tuning": f"{curve}; picked {best['value']:g}",
         "tuned": tuned,
         "tuned_value": float(best["value"]),
-        "tuned_diff": (diff, diff - Z * se, diff + Z * se),
-        "tuned_better": diff - Z * se > 0,
+        "tuned_diff": diff,
+        "tuned_better": diff[1] > 0,
     }
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    """The section's results, one row per rule set, numbers unformatted."""
+    out = []
+    for r in rows:
+        flat = {"rule set": r["label"], "threshold": r["rules"].threshold}
+        for key, value in r.items():
+            if key in ("label", "rules", "percentiles", "tuning"):
+                continue
+            if isinstance(value, tuple):
+                flat[key], flat[f"{key}_low"], flat[f"{key}_high"] = value
+            elif value is not None:
+                flat[key] = value
+        out.append(flat)
+    return pd.DataFrame(out)
 
 
 def _pace_table(rows: list[dict]) -> pd.DataFrame:
@@ -334,7 +351,7 @@ def _errorbar(ax, x, estimates, **kwargs):
 def _threshold_figure(rows: list[dict], base: int):
     series = [r for r in rows if r["label"].startswith("threshold")]
     x = [r["rules"].threshold for r in series]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.5))
     panels = [
         ("turns", 1, "turns per round", "Turns per round"),
         ("length", 1, "rounds per game", "Rounds per game"),
@@ -381,7 +398,7 @@ def _length_figure(rows: list[dict]):
 
 
 def _skill_figure(rows: list[dict], players: int):
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.38 * len(rows) + 1.6), sharey=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.38 * len(rows) + 1.6), sharey=True)
     y = np.arange(len(rows))[::-1]
     skill = np.array([r["skill"] for r in rows]) * 100
     left.errorbar(
@@ -449,8 +466,8 @@ def _takeaway(rows: list[dict], players: int) -> str:
         f"({fast['length'][0]:.1f} rounds on average) and the longest under "
         f"**{slow['label']}** ({slow['length'][0]:.1f} rounds). Raising the threshold from "
         f"{low_t['rules'].threshold} to {high_t['rules'].threshold} takes a round from "
-        f"{low_t['turns'][0]:.0f} to {high_t['turns'][0]:.0f} turns and the Assaf rate from "
-        f"{100 * low_t['assaf'][0]:.0f}% to {100 * high_t['assaf'][0]:.0f}% of calls."
+        f"{low_t['turns'][0]:.1f} to {high_t['turns'][0]:.1f} turns and the Assaf rate from "
+        f"{100 * low_t['assaf'][0]:.1f}% to {100 * high_t['assaf'][0]:.1f}% of calls."
     ]
     ahead = [r["label"] for r in rows if r["first"][1] > r["fair"]]
     behind = [r["label"] for r in rows if r["first"][2] < r["fair"]]
@@ -479,8 +496,8 @@ def _takeaway(rows: list[dict], players: int) -> str:
     by_skill = sorted(rows, key=lambda r: r["skill"][0])
     lines.append(
         f"Skill counts most under **{by_skill[-1]['label']}** ({SKILLED} wins "
-        f"{100 * by_skill[-1]['skill'][0]:.0f}% against {BASELINE}) and least under "
-        f"**{by_skill[0]['label']}** ({100 * by_skill[0]['skill'][0]:.0f}%)."
+        f"{100 * by_skill[-1]['skill'][0]:.1f}% against {BASELINE}) and least under "
+        f"**{by_skill[0]['label']}** ({100 * by_skill[0]['skill'][0]:.1f}%)."
     )
     tried = [r for r in rows if r["tuned"] is not None]
     changed = [r for r in tried if r["tuned_better"]]

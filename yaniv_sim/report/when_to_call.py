@@ -20,41 +20,123 @@ from yaniv_sim.analysis.decision_table import (
     with_gains,
 )
 from yaniv_sim.compare import compare
-from yaniv_sim.engine.specs import canonical_spec
+from yaniv_sim.engine.specs import FAMILIES, TABLE_CARDS, canonical_spec
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 
 TITLE = "When should I call Yaniv?"
 FEWEST_SHOWN = 5  # the chart pools "5 or more cards"
 PLAYBACK_DEALS = (1500, 150)
-COLOURS = {"call": "#4c9f50", "wait": "#c8553d", "too close": "#d9d9d9", "too few": "#ffffff"}
+DEPENDS = "depends on turn"  # the turn bands of a cell disagree: no pooled verdict
+COLOURS = {"call": "#4c9f50", "wait": "#c8553d", DEPENDS: "#e0b040", "too close": "#d9d9d9",
+           "too few": "#ffffff"}  # fmt: skip
+CLEAR = ("call", "wait")
 
 
 def _signed(value, low, high) -> str:
     return f"{value:+.2f} ({low:+.2f} to {high:+.2f})"
 
 
-def _signed_pct(value, low, high) -> str:
-    return f"{value:+.2%} ({low:+.2%} to {high:+.2%})"
+def _pp(value, low, high) -> str:
+    """A difference of two shares in percentage points, with its interval."""
+    return f"{100 * value:+.1f} ({100 * low:+.1f} to {100 * high:+.1f})"
 
 
 def _rate(value, low, high) -> str:
-    return f"{value:.2%} ({low:.2%}–{high:.2%})"
+    return f"{value:.1%} ({low:.1%}–{high:.1%})"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _opponents(k: int) -> str:
+    return f"{_plural(int(k), 'opponent')} still in"
+
+
+def takes_call_table(policy: str) -> bool:
+    """Whether ``policy`` (a spec or policy file) has a call table that can be set."""
+    name = canonical_spec(policy).partition(":")[0]
+    return "table" in FAMILIES.get(name, (0, {}))[1]
+
+
+def disagreeing(pooled: pd.DataFrame, parts: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """For each row of ``pooled``: do its parts disagree in sign (Simpson's warning)?
+
+    ``parts`` splits each pooled cell further (by turn band, say). The parts
+    disagree when one part has a clear *call* verdict and another a clear
+    *wait*, or when the pooled verdict is clear and a part clearly goes the
+    other way. A pooled verdict is then no rule: it follows from how often
+    each part arises.
+    """
+    clear = parts[parts["verdict"].isin(CLEAR)]
+    calls = clear[clear["verdict"] == "call"].groupby(keys).size().rename("_calls")
+    waits = clear[clear["verdict"] == "wait"].groupby(keys).size().rename("_waits")
+    both = pooled[keys].merge(calls, left_on=keys, right_index=True, how="left")
+    both = both.merge(waits, left_on=keys, right_index=True, how="left").fillna(0)
+    has_call, has_wait = both["_calls"].to_numpy() > 0, both["_waits"].to_numpy() > 0
+    verdict = pooled["verdict"].to_numpy()
+    return (
+        (has_call & has_wait) | ((verdict == "call") & has_wait) | ((verdict == "wait") & has_call)
+    )
+
+
+def rule_cells(chart: pd.DataFrame, by_value: pd.DataFrame) -> pd.DataFrame:
+    """The cells the rules of thumb are read from, and that are played back.
+
+    ``chart`` has one row per (opponents, hand value, fewest) with turn bands
+    pooled and ``verdict`` set to :data:`DEPENDS` where the bands disagree;
+    ``by_value`` one per (opponents, hand value). A hand value whose cells all
+    lack a clear verdict (hand value 0 is rare at every count of opponent
+    cards) takes the verdict of its whole row, when that has one and its parts
+    agree. Returns ``opponents, hand_value, fewest, verdict``.
+    """
+    cells = chart[["opponents", "hand_value", "fewest", "verdict"]].copy()
+    clear_rows = cells[cells["verdict"].isin(CLEAR)].groupby(["opponents", "hand_value"]).size()
+    fill = []
+    for row in by_value[by_value["verdict"].isin(CLEAR)].itertuples():
+        if (row.opponents, row.hand_value) in clear_rows.index:
+            continue
+        fill += [{"opponents": row.opponents, "hand_value": row.hand_value, "fewest": f,
+                  "verdict": row.verdict} for f in range(1, FEWEST_SHOWN + 1)]  # fmt: skip
+    if fill:
+        keys = ["opponents", "hand_value", "fewest"]
+        filled = pd.DataFrame(fill)
+        cells = cells.merge(filled[keys], on=keys, how="left", indicator=True)
+        cells = cells[cells["_merge"] == "left_only"].drop(columns="_merge")
+        cells = pd.concat([cells, filled], ignore_index=True)
+    return cells.sort_values(["opponents", "hand_value", "fewest"], ignore_index=True)
+
+
+def policy_cells(rules: pd.DataFrame) -> pd.DataFrame:
+    """The rule cells as call-table cells: the same in every turn band, "5+" as 5 to 7."""
+    rows = []
+    for r in rules[rules["verdict"].isin(CLEAR)].itertuples():
+        top = TABLE_CARDS if r.fewest >= FEWEST_SHOWN else r.fewest
+        for fewest in range(r.fewest, top + 1):
+            for band in range(len(BAND_NAMES)):
+                rows.append({"hand_value": r.hand_value, "fewest": fewest, "band": band,
+                             "verdict": r.verdict})  # fmt: skip
+    return pd.DataFrame(rows, columns=["hand_value", "fewest", "band", "verdict"])
 
 
 def _cell(row) -> str:
     if row.verdict == "too few":
-        return f"– (n={row.n})"
+        return f"– (n={int(row.n)})"
     return f"{row.verdict} {row.gain:+.1f} ±{(row.gain_high - row.gain_low) / 2:.1f}"
 
 
 def _chart(pooled: pd.DataFrame, threshold: int):
     counts = sorted(pooled["opponents"].unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 4.2), sharey=True,
+    columns = min(2, len(counts))
+    rows = -(-len(counts) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(8.5, 3.9 * rows + 0.6), sharey=True,
                              squeeze=False)  # fmt: skip
     order = list(COLOURS)
     cmap = ListedColormap([COLOURS[v] for v in order])
-    for ax, k in zip(axes[0], counts, strict=True):
+    for ax in axes.flat[len(counts) :]:
+        ax.set_visible(False)
+    for ax, k in zip(axes.flat, counts, strict=False):
         part = pooled[pooled["opponents"] == k]
         grid = np.full((threshold + 1, FEWEST_SHOWN), order.index("too few"))
         for row in part.itertuples():
@@ -64,17 +146,19 @@ def _chart(pooled: pd.DataFrame, threshold: int):
         for row in part.itertuples():
             if row.verdict != "too few" and row.hand_value <= threshold:
                 ax.text(row.fewest - 1, row.hand_value, f"{row.gain:+.0f}", ha="center",
-                        va="center", fontsize=7)  # fmt: skip
+                        va="center", fontsize=10)  # fmt: skip
         ax.set_xticks(range(FEWEST_SHOWN),
                       [str(c) for c in range(1, FEWEST_SHOWN)] + [f"{FEWEST_SHOWN}+"])  # fmt: skip
         ax.set_xlabel("fewest cards an opponent holds")
-        ax.set_title(f"{k} opponent{'s' if k > 1 else ''}")
+        ax.set_title(_opponents(k))
         ax.set_yticks(range(threshold + 1))
-    axes[0][0].set_ylabel("own hand value (points)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("own hand value (points)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[v], ec="k", lw=0.3) for v in order]
-    fig.legend(handles, order, loc="lower center", ncol=4, frameon=False)
-    fig.suptitle("Call or wait? Verdict by hand value and the opponents' cards")
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.legend(handles, order, loc="lower center", ncol=len(order), frameon=False)
+    fig.suptitle("Call or wait? Verdict and gain of calling (points) by hand value\n"
+                 "and the opponents' cards")  # fmt: skip
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
@@ -108,36 +192,67 @@ def build(options: ReportOptions) -> Section:
         "cells, expect about one in twenty of the close ones to fall on the wrong side by "
         "chance."
     )
-    pooled = decision_table(
-        points.assign(fewest=points["fewest"].clip(upper=FEWEST_SHOWN)),
-        by=("opponents", "hand_value", "fewest"),
-    )
     section.text(
-        "Rules of thumb read off the chart below (turn bands pooled; cells too close to "
-        "tell or with too few decision points are left out):"
+        "This section groups decision points by the **opponents still in** the round at "
+        "that moment (a 4-player game with one player knocked out counts as 2 opponents "
+        "still in), because that is what a player sees. Where the turn bands of a cell "
+        f"(turns 0–9, 10–19, 20+ of the round) disagree, one calling and another waiting, "
+        f"the cell gets no pooled verdict but **{DEPENDS}**: pooling would only say which "
+        "band is more common (Simpson's paradox); `decision-table.csv` has the bands."
     )
-    section.text("\n".join("- " + rule_of_thumb(pooled, int(k))
-                           for k in sorted(pooled["opponents"].unique())))  # fmt: skip
+    shown = points.assign(fewest=points["fewest"].clip(upper=FEWEST_SHOWN))
+    pooled = decision_table(shown, by=("opponents", "hand_value", "fewest"))
+    by_band = decision_table(shown, by=("opponents", "hand_value", "fewest", "band"))
+    keys = ["opponents", "hand_value", "fewest"]
+    split = disagreeing(pooled, by_band, keys)
+    pooled["turn_bands_disagree"] = split
+    pooled["verdict"] = np.where(split, DEPENDS, pooled["verdict"])
+    by_value = decision_table(points, by=("opponents", "hand_value"), min_points=100)
+    row_keys = ["opponents", "hand_value"]
+    by_value_band = decision_table(points, by=("opponents", "hand_value", "band"))
+    by_value["cards_disagree"] = disagreeing(by_value, pooled, row_keys)
+    by_value["turn_bands_disagree"] = disagreeing(by_value, by_value_band, row_keys)
+    by_value["pooled_verdict"] = by_value["verdict"]
+    by_value["verdict"] = np.where(
+        by_value["cards_disagree"], "depends on opponents' cards",
+        np.where(by_value["turn_bands_disagree"], DEPENDS, by_value["verdict"]))  # fmt: skip
+    rules = rule_cells(pooled, by_value)
+    section.data.update(chart=pooled, by_value=by_value, rules=rules)
+    counts = sorted(pooled["opponents"].unique())
+    section.text(
+        "**Rules of thumb**, read off the chart below (turn bands pooled where they agree; "
+        "cells too close to tell, with too few decision points or where the turn decides "
+        "are left out; a hand value with no clear cell takes the verdict of its whole row "
+        "when that has one). These are the rules played back below."
+    )
+    thumbs = [rule_of_thumb(rules, int(k)).replace(f"With {_plural(int(k), 'opponent')}:",
+                                                   f"With {_opponents(k)}:")
+              for k in counts]  # fmt: skip
+    section.text("\n".join("- " + line for line in thumbs))
     section.figure(
         _chart(pooled, threshold),
         "when-to-call",
-        f"Verdicts (turn bands pooled) with the mean gain of calling in points; rules: "
-        f"{options.label}; {len(points):,} decision points of {options.policy} self-play.",
+        f"Verdicts (turn bands pooled where they agree) with the mean gain of calling in "
+        f"points, by opponents still in; rules: {options.label}; {len(points):,} decision "
+        f"points of {options.policy} self-play.",
     )
-    for k in sorted(pooled["opponents"].unique()):
+    for k in counts:
         part = pooled[pooled["opponents"] == k]
         wide = part.assign(cell=[_cell(r) for r in part.itertuples()]).pivot(
             index="hand_value", columns="fewest", values="cell"
         )
         wide.columns = [f"fewest {c}" if c < FEWEST_SHOWN else f"fewest {c}+" for c in wide]
         wide = wide.reset_index().rename(columns={"hand_value": "hand value"}).fillna("–")
+        row = by_value[by_value["opponents"] == k].set_index("hand_value")
+        wide["any cards"] = [_cell(row.loc[v]) if v in row.index else "–"
+                             for v in wide["hand value"]]  # fmt: skip
         section.table(
             wide,
-            f"{k + 1} players: verdict and gain of calling (points relative to the table, "
-            f"± half the 95% interval) by hand value and the fewest cards an opponent holds. "
-            f"Rules: {options.label}.",
+            f"{_opponents(k).capitalize()}: verdict and gain of calling (points relative to "
+            f"the table, ± half the 95% interval) by hand value and the fewest cards an "
+            f"opponent holds; 'any cards': the whole row, with a verdict only where its "
+            f"parts agree. Rules: {options.label}.",
         )
-    by_value = decision_table(points, by=("opponents", "hand_value"), min_points=100)
     rows = []
     for r in by_value.itertuples():
         win = (
@@ -146,99 +261,144 @@ def build(options: ReportOptions) -> Section:
             else "–"
         )
         rows.append({
-            "players": r.opponents + 1,
+            "opponents still in": r.opponents,
             "hand value": r.hand_value,
             "decision points": r.n,
             "policy called": f"{r.called:.0%}",
+            "verdict": r.verdict,
             "gain of calling, points vs table": _signed(r.gain, r.gain_low, r.gain_high),
             "own round score saved": _signed(r.points_gain, r.points_low, r.points_high),
             "game win probability gained": win,
         })  # fmt: skip
+    mixed = int((by_value["verdict"] != by_value["pooled_verdict"]).sum())
     section.table(
         pd.DataFrame(rows),
-        "Calling now against waiting, by hand value (all situations pooled): round points "
-        "relative to the table, the player's own round score, and the chance of winning the "
-        "game (from the games played on to the end both ways); 95% intervals.",
+        "Calling now against waiting, by hand value, averaged over the situations as they "
+        "arise: round points relative to the table, the player's own round score, and the "
+        "chance of winning the game (from the games played on to the end both ways); 95% "
+        "intervals. The verdict is the row's only where its parts agree: 'depends on "
+        "opponents' cards' where the cells of the chart disagree in sign, 'depends on turn' "
+        f"where the turn bands do ({_plural(mixed, 'row')} here); then the average mixes "
+        "opposite answers and is no rule.",
     )
     full = decision_table(points, by=("opponents", "hand_value", "fewest", "band"))
     full.insert(3, "turns", [BAND_NAMES[b] for b in full["band"]])
     section.attach("decision-table.csv", advice_tables.table_csv("decision-table.csv", full))
     section.text(
-        "The full table, by number of opponents, hand value, fewest opponent cards and turn "
-        "band (turns 0–9, 10–19, 20+ of the round), is in `decision-table.csv` beside this "
-        "report."
+        "The full table, by number of opponents still in, hand value, fewest opponent cards "
+        "and turn band (turns 0–9, 10–19, 20+ of the round), is in "
+        "[`decision-table.csv`](decision-table.csv) beside this report."
     )
-    # play the tables back as policies against the policy that produced the data
+    _playback(options, section, points, rules)
+    return section
+
+
+def _playback(options: ReportOptions, section: Section, points, rules) -> None:
+    """Play the rules of thumb and the corrected policy back against the policy."""
+    if not takes_call_table(options.policy):
+        section.text(
+            f"**Playing the rules back** needs a policy with a call table (the heuristic "
+            f"family: `heuristic` and its presets such as `best`); `{options.policy}` has "
+            "none, so the rules of thumb above are not played back here. Run the report with "
+            "`--policy best` for that check."
+        )
+        return
+    spec = canonical_spec(options.policy)
     deals = options.budget(*PLAYBACK_DEALS)
-    rows = []
+    rows, data = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for players in options.players:
-            mine = points[(points["players"] == players) & (points["opponents"] == players - 1)]
+            k = players - 1
+            mine = points[(points["players"] == players) & (points["opponents"] == k)]
             tables = {
-                "decision table": (f"call-table-{players}p.toml",
-                                   full[full["opponents"] == players - 1]),
+                "rules of thumb": (f"call-table-{players}p.toml",
+                                   policy_cells(rules[rules["opponents"] == k])),
                 "corrected policy": (f"corrected-{players}p.toml", corrections(mine)),
             }  # fmt: skip
             for kind, (name, cells) in tables.items():
-                path = export_policy(cells, options.policy, Path(tmp) / name)
+                path = export_policy(cells, spec, Path(tmp) / name)
                 section.attach(name, path.read_text(encoding="utf-8"))
-                changed = int(cells["verdict"].isin(["call", "wait"]).sum())
+                changed = int(cells["verdict"].isin(CLEAR).sum())
+                base = {"players": players, "kind": kind, "file": name, "cells": changed}
                 if changed == 0:
-                    rows.append({"players": players,
-                                 "played back": f"{kind} (`{name}`): no cell set, it plays "
-                                                f"as {options.policy}",
-                                 "deals": "–", "its win rate": "–", f"{options.policy}'s": "–",
-                                 "difference": "–", "p (better)": "–",
-                                 "mean round score": "–"})  # fmt: skip
+                    data.append(base)
+                    rows.append({"game": f"{players}-player",
+                                 "played back": f"{kind}, [`{name}`]({name}): no cell set, "
+                                                f"it plays as {options.policy}",
+                                 "deals": "–", "its win share": "–",
+                                 f"{options.policy}'s": "–", "difference, pp": "–",
+                                 "p (better)": "–", "mean round score": "–"})  # fmt: skip
                     continue
                 options.say(f"{players} players: {kind} against {options.policy}, {deals:,} deals")
-                result = compare([canonical_spec(str(path)), options.policy], options.rules,
+                result = compare([canonical_spec(str(path)), spec], options.rules,
                                  players, deals, options.seed, options.workers)  # fmt: skip
                 pair = result.pairs.iloc[0]
                 t = result.table
+                data.append({**base, "deals": result.games,
+                             "share": t.win_rate[0], "share_low": t.win_low[0],
+                             "share_high": t.win_high[0], "difference": pair.difference,
+                             "low": pair.low, "high": pair.high, "p": pair.p_value,
+                             "score": t.mean_round_score[0],
+                             "score_policy": t.mean_round_score[1]})  # fmt: skip
                 rows.append({
-                    "players": players,
-                    "played back": f"{kind} (`{name}`, {changed} cells set)",
-                    "deals": f"{deals:,}",
-                    "its win rate": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
+                    "game": f"{players}-player",
+                    "played back": f"{kind}, [`{name}`]({name}): "
+                                   f"{_plural(changed, 'cell')} set",
+                    "deals": f"{result.games:,}",
+                    "its win share": _rate(t.win_rate[0], t.win_low[0], t.win_high[0]),
                     f"{options.policy}'s": _rate(t.win_rate[1], t.win_low[1], t.win_high[1]),
-                    "difference": _signed_pct(pair.difference, pair.low, pair.high),
+                    "difference, pp": _pp(pair.difference, pair.low, pair.high),
                     "p (better)": f"{pair.p_value:.2g}",
                     "mean round score": (
                         f"{t.mean_round_score[0]:.2f} vs {t.mean_round_score[1]:.2f}"
                     ),
                 })  # fmt: skip
-    playback = pd.DataFrame(rows)
+    playback = pd.DataFrame(data)
+    section.data["playback"] = playback
     section.text(
-        f"**Playing the tables back.** Two policy files per table size are written beside "
+        f"**Playing the rules back.** Two policy files per table size are written beside "
         f"this report, each {options.policy} with its call table switched on, and each "
         f"played against {options.policy} itself in duplicate games (same deals, every "
-        "seating):"
+        "seating), starting with every seat in:"
     )
     section.text(
-        "- `call-table-<N>p.toml` forces the verdicts above: call in every *call* cell, "
-        f"wait in every *wait* cell, {options.policy} decides elsewhere. A verdict pools "
-        "every position of its cell, so forcing it also overrides the policy in the "
-        "positions of that cell it judges differently (an opponent known to hold a joker, "
-        "say); this can cost more than it gains.\n"
+        "- `call-table-<N>p.toml` plays the rules of thumb for N − 1 opponents still in: "
+        "call in every *call* cell of the chart, wait in every *wait* cell, in every turn "
+        f"band; {options.policy} decides elsewhere. A verdict pools every position of its "
+        "cell, so forcing it also overrides the policy in the positions of that cell it "
+        "judges differently (an opponent known to hold a joker, say); this can cost more "
+        "than it gains.\n"
         "- `corrected-<N>p.toml` changes only the policy's clear mistakes: a cell is set to "
         "call when, among the positions where the policy waited, calling was better with "
         "95% confidence, and to wait when, among those where it called, waiting was. Those "
         "are exactly the positions the cell changes."
     )
     section.table(
-        playback,
-        "Game win rate of each played-back policy against the policy that produced the "
-        "data (fair share 50%); difference with its 95% paired interval and the one-sided "
-        f"p-value for 'better'. Rules: {options.label}.",
+        pd.DataFrame(rows),
+        "Game win share of each played-back policy against the policy that produced the "
+        "data (fair share 50%), with 95% intervals over the deals (paired: each deal's "
+        "share averaged over its seatings); the difference of the two shares in percentage "
+        "points (pp) with its 95% paired interval and the one-sided p-value for 'better'. "
+        f"Rules: {options.label}.",
     )
-    fixed = playback[playback["played back"].str.startswith("corrected")]
-    fixed = fixed[fixed["difference"] != "–"]
-    if len(fixed):
-        section.text(
-            "Takeaway: correcting the policy's clear calling mistakes changes its win rate "
-            "against itself by "
-            + "; ".join(f"{r.difference} at {r.players} players" for r in fixed.itertuples())
-            + "."
-        )
-    return section
+    section.text(_playback_takeaway(playback, options.policy))
+
+
+def _playback_takeaway(playback: pd.DataFrame, policy: str) -> str:
+    played = playback[playback["cells"] > 0] if len(playback) else playback
+    if not len(played) or "difference" not in played:
+        return f"Takeaway: no cell was set at any table size, so every file plays as {policy}."
+    parts = []
+    for kind in ("rules of thumb", "corrected policy"):
+        mine = played[played["kind"] == kind]
+        if not len(mine):
+            continue
+        said = []
+        for r in mine.itertuples():
+            verdict = ("a clear loss" if r.high < 0 else "a clear gain" if r.low > 0
+                       else "not separable from chance")  # fmt: skip
+            said.append(f"{_pp(r.difference, r.low, r.high)[:-1]}, {verdict}) in "
+                        f"{r.players}-player games")  # fmt: skip
+        parts.append(f"playing the {kind} back against {policy}, its win share minus "
+                     f"{policy}'s is (percentage points) " + "; ".join(said))  # fmt: skip
+    return "Takeaway: " + "; and ".join(parts) + "."
