@@ -251,7 +251,7 @@ def _one_more_field(text: str) -> str:
 BROKEN = {
     "missing column": (
         _csv_edit("decision-table.csv", lambda f: f.drop(columns="gain_low")),
-        ["decision-table.csv has no column 'gain_low'", "format 1 expects opponents,"],
+        ["decision-table.csv has no column 'gain_low'", f"format {fmt.FORMAT_VERSION} expects opponents,"],
     ),
     "extra column": (
         _csv_edit("assaf-risk.csv", lambda f: f.assign(colour="red")),
@@ -259,7 +259,7 @@ BROKEN = {
     ),
     "newer version": (
         _json_edit(lambda m: {**m, "format_version": fmt.FORMAT_VERSION + 1}),
-        [f"report-tables.json is format {fmt.FORMAT_VERSION + 1}", "reads format 1"],
+        [f"report-tables.json is format {fmt.FORMAT_VERSION + 1}", f"reads format {fmt.FORMAT_VERSION}"],
     ),
     "no version": (
         _json_edit(lambda m: {k: v for k, v in m.items() if k != "format_version"}),
@@ -307,7 +307,7 @@ BROKEN = {
     ),
     "an empty file": (
         _text_edit("assaf-risk.csv", lambda t: ""),
-        ["assaf-risk.csv is empty", "format 1 expects players,"],
+        ["assaf-risk.csv is empty", f"format {fmt.FORMAT_VERSION} expects players,"],
     ),
     "a field too many on every row": (
         _text_edit("decision-table.csv", _one_more_field),

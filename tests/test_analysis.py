@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from yaniv_sim import Rules
 from yaniv_sim.analysis.assaf_risk import assaf_risk, turn_band
@@ -70,8 +71,37 @@ def test_verdicts_follow_the_interval():
     one = table[table["hand_value"] == 1].iloc[0]
     gains = np.array([r[4] for r in rows if r[0] == 1], float)
     assert one["gain"] == pytest.approx(gains.mean())
-    half = 1.959964 * gains.std(ddof=1) / np.sqrt(len(gains))
-    assert one["gain_high"] - one["gain"] == pytest.approx(half, rel=1e-4)
+    # no game column: every point is its own game, the usual t interval
+    half = stats.t.ppf(0.975, len(gains) - 1) * gains.std(ddof=1) / np.sqrt(len(gains))
+    assert one["gain_high"] - one["gain"] == pytest.approx(half, rel=1e-6)
+
+
+def test_points_of_one_game_count_as_one_game():
+    # 40 games of 10 identical points each: the interval is that of 40 values, not 400
+    rng = np.random.default_rng(2)
+    per_game = rng.normal(1.0, 3.0, size=40)
+    rows = [(1, 3, 2, 0, float(v), 0, 0) for v in np.repeat(per_game, 10)]
+    d = _points(rows).assign(game=np.repeat(np.arange(40), 10))
+    one = decision_table(d, by=("opponents", "hand_value"), min_points=10).iloc[0]
+    assert one["games"] == 40 and one["n"] == 400
+    half = stats.t.ppf(0.975, 39) * per_game.std(ddof=1) / np.sqrt(40)
+    assert one["gain_high"] - one["gain"] == pytest.approx(half, rel=1e-6)
+
+
+def test_verdicts_are_controlled_over_the_whole_table():
+    # 200 cells with no effect and 5 with a clear one: the clear ones get verdicts and
+    # hardly any of the others do (a cell-by-cell 95% rule would give about ten)
+    rng = np.random.default_rng(3)
+    rows = []
+    for value in range(205):
+        shift = 3.0 if value < 5 else 0.0
+        rows += [(value, 3, 2, 0, shift + rng.normal(0, 3), 0, 0) for _ in range(150)]
+    table = decision_table(_points(rows), by=("opponents", "hand_value"), min_points=100)
+    clear = table[table["hand_value"] < 5]
+    assert (clear["verdict"] == "call").all()
+    null = table[table["hand_value"] >= 5]
+    assert (null["verdict"] != "too close").sum() <= 2
+    assert ((null["gain_low"] > 0) | (null["gain_high"] < 0)).sum() >= 3  # each alone
 
 
 def test_rule_of_thumb_reads_the_table():

@@ -48,7 +48,7 @@ __all__ = [
     "table_csv",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: decision-table.csv intervals clustered by game, games, p-values, FDR
 META_FILE = "report-tables.json"
 
 # the turn bands of the ``band`` column: turns played in the round (every
@@ -130,6 +130,7 @@ TABLES: dict[str, TableFormat] = {
             ),
             Column("band", "int64", _BAND),
             Column("n", "int64", _N),
+            Column("games", "int64", "the games the cell's decision points come from"),
             Column(
                 "gain",
                 "float64",
@@ -137,16 +138,31 @@ TABLES: dict[str, TableFormat] = {
                 "the round margin (own round score minus the opponents' "
                 "mean) if waiting minus if calling; positive: call",
             ),
-            Column("gain_low", "float64", "lower end of the 95% interval of `gain`"),
-            Column("gain_high", "float64", "upper end of that interval"),
+            Column(
+                "gain_low",
+                "float64",
+                "lower end of the 95% interval of `gain`, clustered by game; "
+                "empty when the cell's points come from one game",
+                empty=True,
+            ),
+            Column(
+                "gain_high", "float64", "upper end of that interval; empty likewise", empty=True
+            ),
             Column(
                 "points_gain",
                 "float64",
                 "mean own round score saved by calling: the "
                 "round score if waiting minus if calling",
             ),
-            Column("points_low", "float64", "lower end of the 95% interval of `points_gain`"),
-            Column("points_high", "float64", "upper end of that interval"),
+            Column(
+                "points_low",
+                "float64",
+                "lower end of the 95% interval of `points_gain`; empty likewise",
+                empty=True,
+            ),
+            Column(
+                "points_high", "float64", "upper end of that interval; empty likewise", empty=True
+            ),
             Column(
                 "called",
                 "float64",
@@ -175,11 +191,19 @@ TABLES: dict[str, TableFormat] = {
                 empty=True,
             ),
             Column(
+                "p_call",
+                "float64",
+                "one-sided p-value of `gain` above 0 (clustered by game)",
+                empty=True,
+            ),
+            Column("p_wait", "float64", "one-sided p-value of `gain` below 0", empty=True),
+            Column(
                 "verdict",
                 "str",
-                "`call` or `wait` when the 95% interval of `gain` lies "
-                "above or below 0, `too close` otherwise, `too few` under "
-                "100 decision points",
+                "`call` or `wait` when `p_call` or `p_wait` passes the "
+                "Benjamini-Hochberg procedure at a false-discovery rate of 5% over "
+                "all the tests of the file's cells, `too close` otherwise, `too few` "
+                "under 100 decision points",
                 values=VERDICTS,
             ),
         ),

@@ -17,9 +17,19 @@ win gain
     Game win probability if it calls minus if it waits, from the decision
     points whose games were played on to the end both ways.
 verdict
-    ``call`` when the 95% interval of the gain of calling lies above 0,
-    ``wait`` when it lies below 0, ``too close`` otherwise, and ``too few``
-    with fewer than ``min_points`` decision points.
+    ``call`` when the gain of calling is clearly above 0, ``wait`` when it
+    is clearly below, ``too close`` otherwise, and ``too few`` with fewer
+    than ``min_points`` decision points. "Clearly" is a one-sided test per
+    cell and direction, all the tests of one table controlled together at a
+    false-discovery rate of 5% (Benjamini-Hochberg): of the verdicts a table
+    gives, about one in twenty or fewer is expected to be wrong by chance.
+
+Dependence
+    The decision points of one game are not independent (the same hands,
+    the same totals, often the same round). Every interval and test here is
+    cluster-robust with the game as the cluster (see
+    :func:`yaniv_sim.stats.clustered_means`): a game's points count as one
+    observation's worth of evidence, not as many.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from scipy import stats
 
 from yaniv_sim.analysis.assaf_risk import turn_band
 from yaniv_sim.engine.specs import TABLE_CARDS
+from yaniv_sim.stats import benjamini_hochberg, clustered_means
 
 __all__ = [
     "VERDICTS",
@@ -75,60 +86,69 @@ def with_gains(decisions: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _mean_interval(sums, squares, n):
-    mean = sums / np.maximum(n, 1)
-    var = (squares - n * mean**2) / np.maximum(n - 1, 1)
-    se = np.sqrt(np.maximum(var, 0) / np.maximum(n, 1))
-    z = stats.norm.ppf(0.975)
-    return mean, mean - z * se, mean + z * se
+def _clustered(values, keys: pd.DataFrame, clusters) -> pd.DataFrame:
+    """Cluster-robust mean, 95% interval and one-sided p-values of ``values`` per key."""
+    m = clustered_means(values, keys, clusters)
+    half = stats.t.ppf(0.975, np.maximum(m["clusters"] - 1, 1)) * m["se"]
+    return m.assign(low=m["mean"] - half, high=m["mean"] + half)
 
 
 def decision_table(
-    decisions: pd.DataFrame, by=("opponents", "hand_value", "fewest", "band"), min_points=100
+    decisions: pd.DataFrame,
+    by=("opponents", "hand_value", "fewest", "band"),
+    min_points=100,
+    fdr: float = 0.05,
 ) -> pd.DataFrame:
     """One row per cell of ``by``: sizes, gains with 95% intervals, and the verdict.
 
-    Columns: the ``by`` columns, ``n``, ``gain``, ``gain_low``, ``gain_high``
-    (round margin, points), ``points_gain`` and its interval (the seat's own
-    round score), ``called`` (share of points where the policy called),
-    ``win_n``, ``win_gain``, ``win_low``, ``win_high`` (game win probability)
-    and ``verdict``.
+    Columns: the ``by`` columns, ``n``, ``games`` (the games the cell's
+    points come from), ``gain``, ``gain_low``, ``gain_high`` (round margin,
+    points), ``points_gain`` and its interval (the seat's own round score),
+    ``called`` (share of points where the policy called), ``win_n``,
+    ``win_gain``, ``win_low``, ``win_high`` (game win probability),
+    ``p_call`` and ``p_wait`` (the one-sided p-values of the gain above and
+    below 0) and ``verdict`` (see the module's notes: the intervals and tests
+    are clustered by game; the verdicts are controlled at ``fdr``).
     """
     d = with_gains(decisions) if "gain" not in decisions.columns else decisions
-    keys = [d[c] for c in by]
-    g = d.assign(
-        gain2=d["gain"] ** 2,
-        points2=d["points_gain"] ** 2,
-        win_n=d["win_gain"].notna().astype(np.int64),
-        win=d["win_gain"].fillna(0.0),
-        win2=d["win_gain"].fillna(0.0) ** 2,
-        called_f=d["called"].astype(np.float64),
-    ).groupby(keys, observed=True)
-    sums = g[["gain", "gain2", "points_gain", "points2", "win_n", "win", "win2", "called_f"]].sum()
-    n = g.size()
-    table = sums.assign(n=n).reset_index()
-    nn = table["n"].to_numpy(np.float64)
-    table["gain"], table["gain_low"], table["gain_high"] = _mean_interval(
-        table["gain"].to_numpy(), table["gain2"].to_numpy(), nn
-    )
-    table["points_gain"], table["points_low"], table["points_high"] = _mean_interval(
-        table["points_gain"].to_numpy(), table["points2"].to_numpy(), nn
-    )
-    wn = table["win_n"].to_numpy(np.float64)
-    table["win_gain"], table["win_low"], table["win_high"] = _mean_interval(
-        table["win"].to_numpy(), table["win2"].to_numpy(), wn
-    )
-    none = wn < 2
+    d = d.reset_index(drop=True)
+    by = list(by)
+    keys = d[by]
+    games = d["game"].to_numpy() if "game" in d.columns else np.arange(len(d))
+    gain = _clustered(d["gain"], keys, games)
+    table = gain[[*by, "n", "clusters"]].rename(columns={"clusters": "games"})
+    table["gain"], table["gain_low"], table["gain_high"] = gain["mean"], gain["low"], gain["high"]
+    table["p_call"], table["p_wait"] = gain["p_above"], gain["p_below"]
+    points = _clustered(d["points_gain"], keys, games)
+    table["points_gain"], table["points_low"], table["points_high"] = (
+        points["mean"], points["low"], points["high"]
+    )  # fmt: skip
+    called = d.groupby(by, observed=True)["called"].mean().rename("called").reset_index()
+    table = table.merge(called, on=by, how="left")
+    played = d["win_gain"].notna().to_numpy()
+    if played.any():
+        win = _clustered(d.loc[played, "win_gain"], keys[played], games[played])
+        win = win[[*by, "n", "mean", "low", "high"]].rename(
+            columns={"n": "win_n", "mean": "win_gain", "low": "win_low", "high": "win_high"}
+        )
+        table = table.merge(win, on=by, how="left")
+    else:
+        table = table.assign(win_n=0, win_gain=np.nan, win_low=np.nan, win_high=np.nan)
+    table["win_n"] = table["win_n"].fillna(0)
+    none = table["win_n"].to_numpy() < 2
     table.loc[none, ["win_gain", "win_low", "win_high"]] = np.nan
-    table["called"] = table["called_f"] / nn
-    verdict = np.where(
-        table["gain_low"] > 0, "call", np.where(table["gain_high"] < 0, "wait", "too close")
-    )
-    table["verdict"] = np.where(nn < min_points, "too few", verdict)
-    columns = [*by, "n", "gain", "gain_low", "gain_high", "points_gain", "points_low",
-               "points_high", "called", "win_n", "win_gain", "win_low", "win_high",
-               "verdict"]  # fmt: skip
-    return table[columns].astype({"win_n": np.int64, "n": np.int64})
+    nn = table["n"].to_numpy()
+    enough = nn >= min_points
+    p_call = np.where(enough, table["p_call"], np.nan)
+    p_wait = np.where(enough, table["p_wait"], np.nan)
+    found = benjamini_hochberg(np.r_[p_call, p_wait], fdr)
+    call, wait = found[: len(table)], found[len(table) :]
+    verdict = np.where(call, "call", np.where(wait, "wait", "too close"))
+    table["verdict"] = np.where(enough, verdict, "too few")
+    columns = [*by, "n", "games", "gain", "gain_low", "gain_high", "points_gain", "points_low",
+               "points_high", "called", "win_n", "win_gain", "win_low", "win_high", "p_call",
+               "p_wait", "verdict"]  # fmt: skip
+    return table[columns].astype({"win_n": np.int64, "n": np.int64, "games": np.int64})
 
 
 def corrections(
@@ -139,8 +159,9 @@ def corrections(
     A call table cell set to 1 changes only the positions where the policy
     waited, and a cell set to 0 only those where it called. So each cell is
     judged on the positions it would change: ``call`` if, among the points
-    where the policy waited, the gain of calling has a 95% interval above 0;
-    ``wait`` if, among the points where it called, the interval lies below
+    where the policy waited, the gain of calling is clearly above 0 (the
+    test of :func:`decision_table`); ``wait`` if, among the points where it
+    called, it is clearly below
     0 (if both, the larger total gain wins); ``keep`` otherwise. Exported with
     :func:`export_policy`, this is the policy with its clear mistakes
     corrected. Give one number of opponents at a time.

@@ -186,11 +186,16 @@ def build(options: ReportOptions) -> Section:
         "branches, so the difference is the effect of the choice alone. The **gain of "
         "calling** is how many points better off the player ends the round relative to the "
         "table (own round score minus the opponents' mean, waiting minus calling); positive "
-        "means call. The verdict is **call** or **wait** when the 95% interval of the gain "
-        "excludes zero, **too close** to tell otherwise, and cells with fewer than 100 "
-        "decision points get none. Each cell's interval is for that cell alone; with many "
-        "cells, expect about one in twenty of the close ones to fall on the wrong side by "
-        "chance."
+        "means call. The decision points of one game are not independent (the same hands, "
+        "the same totals), so every interval is **clustered by game**: a game's points "
+        "count as one observation's worth of evidence. The verdict is **call** or **wait** "
+        "when the gain is clearly above or below zero, **too close** to tell otherwise, "
+        'and cells with fewer than 100 decision points get none. "Clearly" is a '
+        "one-sided test per cell, all the tests of a table controlled together at a "
+        "**false-discovery rate of 5%** (Benjamini-Hochberg): of the call and wait "
+        "verdicts a table shows, about one in twenty or fewer is expected to be wrong by "
+        "chance. The 95% intervals shown are each cell's own, so a few cells whose "
+        "interval excludes zero still read too close."
     )
     section.text(
         "This section groups decision points by the **opponents still in** the round at "
