@@ -246,6 +246,90 @@ def test_equals_the_earlier_count_on_medium_cases(
     assert got == expected
 
 
+def _split_deal(rng, decks, jokers):
+    """Unseen cards and known cards that share a natural card's two copies and the jokers.
+
+    Returns ``(unseen text, known texts, opponents' card counts)``: one copy
+    of a natural card and some jokers unseen, the other copy and another
+    joker known, 2 or 3 opponents of 1 to 3 unknown cards.
+    """
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    faces = [r + s for r in ranks for s in "SHDC"]
+    shared = faces[int(rng.integers(len(faces)))]
+    others = [f for f in faces if f != shared]
+    unseen = [shared] + ["JK"] * int(rng.integers(1, decks * jokers))
+    unseen += [others[i] for i in rng.choice(len(others), size=9 - len(unseen), replace=False)]
+    cards = [int(c) for c in rng.integers(1, 4, size=int(rng.integers(2, 4)))]
+    while sum(cards) > 6:
+        cards.pop()
+    known = [""] * len(cards)
+    known[0] = shared
+    known[-1] = (known[-1] + " JK").strip()
+    for i, k in enumerate(known):
+        cards[i] += len(k.split())
+    return " ".join(unseen), known, cards
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_count_equals_brute_force_with_split_copies(seed):
+    """Copies of a card and jokers split between unseen and known, any caller's value."""
+    rng = np.random.default_rng(500 + seed)
+    decks, jokers = 2, (2, 4)[seed % 2]
+    unseen, known, cards = _split_deal(rng, decks, jokers)
+    for value in sorted({int(v) for v in rng.integers(0, 16, size=3)}):
+        got = p_assaf(
+            value,
+            cards,
+            parse_cards(unseen),
+            [parse_cards(k).tolist() if k else [] for k in known],
+            decks=decks,
+            jokers_per_deck=jokers,
+            exact=True,
+        )
+        assert got == _brute_text(value, cards, unseen, known), (value, cards, unseen, known)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_count_equals_brute_force_with_many_small_hands(seed):
+    """Five to seven opponents of one or two cards: alike members, members leaving early."""
+    rng = np.random.default_rng(700 + seed)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    deck = [r + s for r in ranks for s in "SHDC"] * 2 + ["JK"] * 4
+    unseen = [deck[i] for i in rng.choice(len(deck), size=9, replace=False)]
+    cards = [1] * int(rng.integers(5, 8))
+    if seed % 2:
+        cards[0] = cards[1] = 2
+    value = int(rng.integers(0, 12))
+    got = p_assaf(
+        value, cards, parse_cards(" ".join(unseen)), decks=2, jokers_per_deck=2, exact=True
+    )
+    assert got == _brute_text(value, cards, " ".join(unseen), [""] * len(cards))
+
+
+def test_count_with_tables_that_keep_growing(monkeypatch):
+    """Tables sized far too small: their states move to larger ones mid-step, same count."""
+    import yaniv_sim.odds as odds
+
+    unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
+    expected = p_assaf(15, [3] * 7, unseen, exact=True)
+    grown = []
+    grow = odds._grow
+    monkeypatch.setattr(odds, "_MARGIN", 0.05)
+    monkeypatch.setattr(odds, "_grow", lambda small, big: grown.append(1) or grow(small, big))
+    assert p_assaf(15, [3] * 7, unseen, exact=True) == expected
+    assert len(grown) > 10
+
+
+def test_seven_seven_card_opponents_take_two_counts():
+    # more unknown cards than one count's primes cover (it takes 8 primes, a count has 7):
+    # counted twice; the exact value of the earlier count (one count per set of opponents,
+    # then one over all sets)
+    unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
+    assert p_assaf(15, [7] * 7, unseen, exact=True) == Fraction(
+        29771803889363435180120857176707, 10062383857116409815397673577247800
+    )
+
+
 def test_seven_two_card_opponents_at_eleven():
     # the earlier count took a minute here and gave 0.978729638383 (to 12 places); a
     # Monte-Carlo draw of 400,000 deals gave 0.97883, 0.4 standard errors away

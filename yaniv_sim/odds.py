@@ -150,27 +150,41 @@ def _all_low(members: tuple[tuple[int, int], ...], counts: tuple[int, ...], tota
 #
 # P(no opponent is low) by inclusion and exclusion over the opponents, all
 # terms in one count: a term is a set S of opponents that must all be low,
-# with sign (-1)^|S|. The unseen cards are dealt one value class at a time
-# (jokers, aces, 2s, ...), card by card: each card goes to no one or to one
-# of the opponents in S. An opponent of S is then described by the cards it
-# still needs and the points it may still take, (n, r); only that pair
-# matters for the rest of the deal, so a state of the count is the multiset
-# of these pairs (opponents that are alike, or become alike, share a state).
-# Deals are counted as ordered hands (a card goes to one of the n free
-# places of a hand), and every term is scaled to the same denominator, the
-# ordered deals of every opponent's unknown cards. The counts are huge
-# integers; the kernels count modulo several primes below 2**31 at once.
-# Divided by the orders of the cards within each hand (invertible modulo
-# each prime) the final count is of deals as sets of cards, a smaller
-# number, so it takes fewer primes; it is put back together by the Chinese
-# remainder theorem. Nearly all the time goes to looking states up in the
-# hash table of the next step, not to the arithmetic (measured: with one
-# prime instead of six a step takes three quarters of the time).
+# with sign (-1)^|S|; the opponents not in S take their cards last, from
+# whatever is left. The unseen cards are dealt one value class at a time,
+# from the jokers up, card by card: each card goes to no one or to one of
+# the opponents of S still in the count (a "member"). A member is described
+# by the cards it still needs and the points it may still take, (n, r);
+# only that pair matters for the rest of the deal, so a state of the count
+# is the multiset of these pairs (members that are alike, or become alike,
+# share a state). A member leaves the count as soon as it is decided: done
+# (no card left to take), or sure to stay low whatever it takes ("free":
+# its cards are then chosen from the cards still undealt that the members
+# left in the count do not take, a binomial factor), or unable to stay low
+# (the state is dropped). A state is dropped too when its members need
+# more cards of the value being dealt, or of the values up to any value,
+# than there are.
+#
+# Deals are counted as sets of cards per opponent. The counts are huge
+# integers, counted modulo LANES primes below 2**31 at once (a state is one
+# 64-byte row: its weights and its key), a second time modulo other primes
+# when that is not enough, and put back together by the Chinese remainder
+# theorem.
+#
+# Speed. Nearly all the time goes to adding a state's weights into the
+# next step's table, a place in memory the processor must fetch: the
+# additions are gathered in batches whose places are read first, so that
+# the fetches overlap. A table is read once, and emptied as it is read.
 
 SLOTS = 7  # opponents with unknown cards the kernels take (a table has at most 7)
 MAX_NEED = 7  # unknown cards per opponent the kernels take (a hand holds at most 7)
 _BITS = 9  # bits of a pair's code in a state's key: SLOTS * _BITS <= 63
 _NONE = (1 << _BITS) - 1  # the code of an empty place (sorts last)
+_EMPTY = 0  # what an unused place of a table holds (a state's key is held as ~key)
+_FULL = sum(_NONE << (_BITS * p) for p in range(SLOTS))  # the key of the state of no member
+LANES = 7  # primes counted at once (a state's weights and key make one 64-byte row)
+_LOAD = 0.6  # most states per place of a table before it is made larger
+_MARGIN = 1.2  # a step's table is sized for this many times the states it is expected to get
 
 
 def _pair_codes():
@@ -188,6 +202,7 @@ def _pair_codes():
 
 
 PAIR_CODE, CODE_NEED, CODE_ROOM = _pair_codes()
+_IS_PAIR = np.arange(_NONE + 1) < int(PAIR_CODE[MAX_NEED, 10 * MAX_NEED]) + 1
 
 
 def _primes(count: int, below: int = 2**31) -> np.ndarray:
@@ -200,157 +215,312 @@ def _primes(count: int, below: int = 2**31) -> np.ndarray:
     return np.array(out, np.int64)
 
 
-PRIMES = _primes(24)
+PRIMES = _primes(2 * LANES)  # one count takes LANES of them; a second count the others
+_POOL = 128  # binomials C(pool, k) modulo the primes, for pool < _POOL (a deck has 112 cards)
+
+
+def _moduli(primes: np.ndarray):
+    """``(primes, their inverses as floats, C(pool, k) modulo each)``, as the kernels take them."""
+    binom = [
+        [[comb(a, k) % int(p) for k in range(MAX_NEED + 1)] for a in range(_POOL)] for p in primes
+    ]
+    return primes.copy(), 1.0 / primes.astype(np.float64), np.array(binom, np.int64)
+
+
+_MODULI = [_moduli(PRIMES[:LANES]), _moduli(PRIMES[LANES:])]
 
 
 @njit(inline="always")
-def _add(key, weights, i, factor, out, n_out):
-    """Add ``factor`` times state ``i``'s weights to state ``key`` of the output ``out``.
+def _place(key, size):
+    """The first place to try for ``key`` in a table of ``size`` places (below 2**32).
 
-    ``out`` is ``(keys, weights, table, shift)``: the output states, their
-    weights, and the hash table of their places (all -1 when empty,
-    ``2**(64 - shift)`` slots). Returns the output's new count, or -1 when
-    it is full. The sums are not reduced here: each next step reduces its
-    input (see :func:`_reduce`).
+    Fibonacci hashing (the top bits of the product depend on every bit of
+    the key), scaled to the table by a multiplication rather than a mask,
+    so that a table may have any size.
     """
-    out_keys, out_weights, table, shift = out
-    mask = table.shape[0] - 1
-    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift)
-    slot = np.int64(h) & mask
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    return np.int64((h * np.uint64(size)) >> np.uint64(32))
+
+
+@njit(inline="always")
+def _mod(x, p, inverse):
+    """``x % p`` for ``0 <= x < 2**53``, ``inverse`` being ``1 / p`` (no division)."""
+    r = x - np.int64(np.float64(x) * inverse) * p
+    if r < 0:
+        r += p
+    elif r >= p:
+        r -= p
+    return r
+
+
+@njit(inline="always")
+def _mulmod(a, b, p, inverse):
+    """``a * b % p`` for ``0 <= a, b < p < 2**31`` (no division).
+
+    The quotient from floating point is off by at most one: the product is
+    below 2**62 and a double carries 53 bits.
+    """
+    r = a * b - np.int64(np.float64(a) * np.float64(b) * inverse) * p
+    if r < 0:
+        r += p
+    elif r >= p:
+        r -= p
+    return r
+
+
+@njit(inline="always")
+def _reduce_row(rows, i, mod):
+    """Reduce the weights of row ``i`` of ``rows`` modulo the primes of ``mod``, in place."""
+    primes, inverse = mod[0], mod[1]
+    for lane in range(LANES):
+        rows[i, lane] = _mod(rows[i, lane], primes[lane], inverse[lane])
+
+
+@njit(inline="always")
+def _put(out, key, at, src, i, factor, n_out):
+    """Add ``factor`` times the weights of row ``i`` of ``src`` to state ``key`` of ``out``.
+
+    ``out`` is a table: one row per place, the weights then ``~key`` (lane
+    ``LANES``; ``_EMPTY`` for an unused place, so that fresh zeroed memory
+    is an empty table); the search starts at place ``at``. Returns the
+    number of states in ``out``. ``factor`` is small and the weights of
+    ``src`` far below 2**63 (see :func:`_deal`), and so are the sums.
+    """
+    size = out.shape[0]
+    tag = ~key
     while True:
-        at = table[slot]
-        if at < 0:
-            if n_out == out_keys.shape[0]:
-                return -1
-            table[slot] = n_out
-            out_keys[n_out] = key
-            for k in range(weights.shape[1]):
-                out_weights[n_out, k] = weights[i, k] * factor
-            return n_out + 1
-        if out_keys[at] == key:
-            for k in range(weights.shape[1]):
-                out_weights[at, k] += weights[i, k] * factor
+        k = out[at, LANES]
+        if k == tag:
+            for lane in range(LANES):
+                out[at, lane] += src[i, lane] * factor
             return n_out
-        slot = (slot + 1) & mask
+        if k == _EMPTY:
+            out[at, LANES] = tag
+            for lane in range(LANES):
+                out[at, lane] = src[i, lane] * factor
+            return n_out + 1
+        at += 1
+        if at == size:
+            at = 0
 
 
-@njit
-def _reduce(weights, n, primes):
-    """Reduce the first ``n`` rows of weights modulo the primes, in place.
-
-    Between two reductions a weight grows by at most 49 times its reduced
-    value per transition into it, so sums stay below 2**63 for far more
-    states than fit in memory.
-    """
-    for i in range(n):
-        for k in range(primes.shape[0]):
-            weights[i, k] %= primes[k]
+_BATCH = 128  # additions gathered before they are made (their places are read first)
 
 
 @njit(inline="always")
-def _key(row):
-    key = 0
-    for q in range(SLOTS):
-        key |= row[q] << (_BITS * q)
-    return key
+def _flush(inp, out, batch, n_batch, n_out):
+    """Make the ``n_batch`` additions gathered in ``batch``; returns the number of states.
 
-
-@njit(inline="always")
-def _shortfall(c, v):
-    """The cards of value ``v`` an opponent of code ``c`` must still get to stay low.
-
-    Every card after them is worth ``v + 1`` or more, so an opponent needing
-    ``n`` cards with ``r`` points left must get at least ``n * (v + 1) - r``
-    more of value ``v`` (0 for an empty place, whose need is 0).
+    ``batch`` is ``(keys, places, rows, factors, weights)``: an addition of
+    factor ``f >= 0`` adds ``f`` times row ``rows[t]`` of ``inp``; one of
+    factor -1 adds ``weights[t]`` (already multiplied and reduced). The
+    places are all read first, so that the processor fetches them from
+    memory together rather than one after the other.
     """
-    return max(0, CODE_NEED[c] * (v + 1) - CODE_ROOM[c])
-
-
-@njit
-def _deal_card(v, left, keys, weights, n_in, out, scratch):
-    """Deal one card of value ``v`` to one of each state's opponents, or to no one.
-
-    ``keys``/``weights`` hold ``n_in`` states; the new ones go to ``out``
-    (see :func:`_add`; its table all -1 on entry); returns their number
-    (-1 when the output is full). ``left`` cards of value ``v`` come after
-    this one: states whose opponents must get more of them than that can
-    no longer be all low and are dropped (see :func:`_shortfall`). So after
-    the last card of a value (``left`` 0) every opponent left can still be
-    low with the dearer cards alone. ``scratch`` is int64 ``(2, SLOTS)``.
-    """
-    n_out = 0
-    codes = scratch[0]
-    row = scratch[1]
-    for i in range(n_in):
-        key = keys[i]
-        short = 0
-        for p in range(SLOTS):
-            codes[p] = (key >> (_BITS * p)) & _NONE
-            short += _shortfall(codes[p], v)
-        if short <= left:
-            n_out = _add(key, weights, i, 1, out, n_out)
-            if n_out < 0:
-                return -1
-        for p in range(SLOTS):
-            c = codes[p]
-            if c == _NONE:
-                break
-            if p > 0 and codes[p - 1] == c:
-                continue  # alike opponents: counted once, times their number
-            need = CODE_NEED[c]
-            room = CODE_ROOM[c]
-            if room < v:
-                continue
-            c2 = _NONE if need == 1 else PAIR_CODE[need - 1, min(room - v, 10 * (need - 1))]
-            if short - _shortfall(c, v) + _shortfall(c2, v) > left:
-                continue
-            alike = 1
-            while p + alike < SLOTS and codes[p + alike] == c:
-                alike += 1
-            # the row with one opponent of code c replaced by c2, kept sorted
-            m = 0
-            placed = False
-            for q in range(SLOTS):
-                if q == p:
-                    continue
-                if not placed and c2 <= codes[q]:
-                    row[m] = c2
-                    m += 1
-                    placed = True
-                row[m] = codes[q]
-                m += 1
-            if not placed:
-                row[m] = c2
-            n_out = _add(_key(row), weights, i, alike * need, out, n_out)
-            if n_out < 0:
-                return -1
+    b_keys, b_at, b_row, b_fac, b_w = batch
+    touch = np.int64(0)
+    for t in range(n_batch):
+        touch += out[b_at[t], LANES]
+    b_w[0, LANES] = touch  # kept, so that the reads above are made
+    for t in range(n_batch):
+        if b_fac[t] >= 0:
+            n_out = _put(out, b_keys[t], b_at[t], inp, b_row[t], b_fac[t], n_out)
+        else:
+            n_out = _put(out, b_keys[t], b_at[t], b_w, t, 1, n_out)
     return n_out
 
 
 @njit
-def _drop_short(least, keys, weights, n_in):
-    """Drop the states with an opponent that cannot be low any more; returns how many are left.
+def _deal(inp, out, step, prm, scratch, batch, mod):
+    """Deal one card of a value to every state of table ``inp``, into table ``out``.
 
-    Every card still to come is worth ``least`` points or more: an opponent
-    needing ``n`` cards with less than ``n * least`` points left cannot be
-    low. The states left are moved to the front, in place. (After the last
-    card of a value :func:`_deal_card` has dropped them already; this is
-    for a value of which no card is unseen.)
+    The card goes to no one, or to one member: ``step`` holds, per member
+    code, the code after it takes the card (``succ``: ``_NONE`` if it then
+    leaves the count, -1 if it cannot take it), the cards a member leaving
+    as free still needs (``free``), and the cards of this value a member
+    must still get to stay low (``short``). ``prm``: cards left undealt
+    after this one, cards of this value left after it, whether to reduce
+    the weights read, the first row of ``inp`` to read, the states already
+    in ``out``, and the most states ``out`` may take. A state is dropped
+    when its members need more cards than are left, or more cards of this
+    value than are left. Each state is read once and taken out of ``inp``.
+    Returns the number of states in ``out``, the number of additions made,
+    and the row to go on from when ``out`` holds too many states (-1 when
+    done; the caller moves the states to a larger table, :func:`_grow`).
+    ``scratch`` holds the codes of a state; ``batch`` is for
+    :func:`_flush`; ``mod`` is ``(primes, their inverses as floats,
+    binomials modulo them)``.
+
+    Overflow: a place gets at most 1 + 7 + 11 additions of up to 7 times a
+    weight read (from the state itself, from one whose member took the
+    card, from one whose member left done) and fewer than 2**9 of up to 7
+    times a reduced product (from one whose member left free), so a step
+    multiplies the largest weight by less than 2**7 and adds less than
+    2**43. The weights are reduced when read every other step (the first
+    of a value included): they are read below 2**41 and sums stay below
+    2**49 (and below 2**53, as :func:`_mod` needs).
     """
-    n = 0
-    for i in range(n_in):
-        key = keys[i]
-        ok = True
+    succ, free, short_of = step
+    primes, inverse, binom = mod
+    undealt, left, reduce, first, n_out, limit = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5]
+    codes = scratch[0]
+    b_keys, b_at, b_row, b_fac, b_w = batch
+    size = out.shape[0]
+    n_batch = 0
+    adds = 0
+    for i in range(first, inp.shape[0]):
+        tag = inp[i, LANES]
+        if tag == _EMPTY:
+            continue
+        key = ~tag
+        inp[i, LANES] = _EMPTY  # read once: the table is empty again afterwards
+        if reduce:
+            _reduce_row(inp, i, mod)
+        need = 0
+        short = 0
         for p in range(SLOTS):
             c = (key >> (_BITS * p)) & _NONE
-            if CODE_ROOM[c] < CODE_NEED[c] * least:
-                ok = False
+            codes[p] = c
+            need += CODE_NEED[c]
+            short += short_of[c]
+        if need <= undealt and short <= left:
+            b_keys[n_batch] = key
+            b_at[n_batch] = _place(key, size)
+            b_row[n_batch] = i
+            b_fac[n_batch] = 1
+            n_batch += 1
+        if need <= undealt + 1:
+            p = 0
+            while p < SLOTS:
+                c = codes[p]
+                if c == _NONE:
+                    break
+                alike = 1
+                while p + alike < SLOTS and codes[p + alike] == c:
+                    alike += 1
+                c2 = succ[c]
+                if c2 >= 0 and short - short_of[c] + short_of[c2] <= left:
+                    b_row[n_batch] = i
+                    b_fac[n_batch] = alike
+                    if c2 == _NONE:
+                        # the member leaves: remove place p, shift the rest down
+                        low = key & ((np.int64(1) << (_BITS * p)) - 1)
+                        high = (key >> (_BITS * (p + 1))) << (_BITS * p)
+                        key2 = low | high | (np.int64(_NONE) << (_BITS * (SLOTS - 1)))
+                        j2 = free[c]
+                        if j2 > 0:
+                            # free: its cards come last, from the cards left
+                            pool = undealt - (need - 1 - j2)
+                            for lane in range(LANES):
+                                p_, inv = primes[lane], inverse[lane]
+                                x = _mod(inp[i, lane], p_, inv)
+                                b_w[n_batch, lane] = alike * _mulmod(
+                                    x, binom[lane, pool, j2], p_, inv
+                                )
+                            b_fac[n_batch] = -1
+                    else:
+                        # code c at place p becomes c2 < c: insert it at its sorted place q
+                        q = 0
+                        while codes[q] < c2:
+                            q += 1
+                        low = key & ((np.int64(1) << (_BITS * q)) - 1)
+                        mid = (key & ((np.int64(1) << (_BITS * p)) - 1)) >> (_BITS * q)
+                        high = (key >> (_BITS * (p + 1))) << (_BITS * (p + 1))
+                        key2 = low | (mid << (_BITS * (q + 1))) | (np.int64(c2) << (_BITS * q))
+                        key2 |= high
+                    b_keys[n_batch] = key2
+                    b_at[n_batch] = _place(key2, size)
+                    n_batch += 1
+                p += alike
+        if n_batch > _BATCH - SLOTS - 2:
+            n_out = _flush(inp, out, batch, n_batch, n_out)
+            adds += n_batch
+            n_batch = 0
+            if n_out > limit:
+                return n_out, adds, i + 1
+    n_out = _flush(inp, out, batch, n_batch, n_out)
+    adds += n_batch
+    return n_out, adds, -1
+
+
+@njit
+def _settle(inp, out, check, prm, scratch, mod):
+    """Make the states of ``inp`` ready for the next value, into ``out``.
+
+    ``check`` holds, per member code, whether the member can still be low
+    with the cards of the values left (``ok``), whether it is sure to be
+    (``free``: it leaves the count with a binomial factor), and, per value
+    left (``need_upto`` columns), how many cards of that value or less it
+    must get at least; a state whose members need more cards up to some
+    value than there are (``avail``) is dropped. ``prm`` and the result as
+    for :func:`_deal` (``prm[1:3]`` unused: the weights are always reduced;
+    no additions counted); ``mod`` too.
+    """
+    ok, free, need_upto, avail = check
+    primes, inverse, binom = mod
+    undealt, first, n_out, limit = prm[0], prm[3], prm[4], prm[5]
+    codes = scratch[0]
+    row = scratch[1]
+    size = out.shape[0]
+    for i in range(first, inp.shape[0]):
+        tag = inp[i, LANES]
+        if tag == _EMPTY:
+            continue
+        key = ~tag
+        inp[i, LANES] = _EMPTY
+        need = 0
+        good = True
+        for p in range(SLOTS):
+            c = (key >> (_BITS * p)) & _NONE
+            codes[p] = c
+            need += CODE_NEED[c]
+            good &= ok[c]
+        if not good or need > undealt:
+            continue
+        for u in range(avail.shape[0]):
+            cards = 0
+            for p in range(SLOTS):
+                cards += need_upto[codes[p], u]
+            if cards > avail[u]:
+                good = False
                 break
-        if ok:
-            keys[n] = key
-            for k in range(weights.shape[1]):
-                weights[n, k] = weights[i, k]
-            n += 1
+        if not good:
+            continue
+        _reduce_row(inp, i, mod)
+        m = 0
+        for p in range(SLOTS):
+            c = codes[p]
+            if c == _NONE:
+                break
+            if free[c]:
+                j = CODE_NEED[c]
+                pool = undealt - (need - j)
+                for lane in range(LANES):
+                    x = binom[lane, pool, j]
+                    inp[i, lane] = _mulmod(inp[i, lane], x, primes[lane], inverse[lane])
+                need -= j
+            else:
+                row[m] = c
+                m += 1
+        key2 = np.int64(0)
+        for p in range(SLOTS):
+            key2 |= np.int64(row[p] if p < m else _NONE) << (_BITS * p)
+        n_out = _put(out, key2, _place(key2, size), inp, i, 1, n_out)
+        if n_out > limit:
+            return n_out, 0, i + 1
+    return n_out, 0, -1
+
+
+@njit
+def _grow(small, big):
+    """Move every state of table ``small`` into the larger empty table ``big``; their number."""
+    n = 0
+    size = big.shape[0]
+    for i in range(small.shape[0]):
+        tag = small[i, LANES]
+        if tag != _EMPTY:
+            small[i, LANES] = _EMPTY
+            n = _put(big, ~tag, _place(~tag, size), small, i, 1, n)
     return n
 
 
@@ -361,45 +531,186 @@ def _falling(n: int, k: int) -> int:
     return out
 
 
-def _array(shape) -> np.ndarray:
-    """An int64 array; a large one on huge pages where the system gives them.
+def _block(rows: int) -> np.ndarray:
+    """Zeroed memory for ``rows`` rows of a table, each row one 64-byte cache line.
 
-    The count reads and writes its arrays at random: with huge pages the
-    processor is spared most page-table walks.
+    A large block is mapped memory (on huge pages where the system gives
+    them: the tables are read and written at random, and huge pages spare
+    the processor most page-table walks); it is only touched when used.
     """
-    size = int(np.prod(shape)) * 8
+    size = rows * (LANES + 1) * 8
     if size < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
-        return np.empty(shape, np.int64)
+        flat = np.zeros(rows * (LANES + 1) + 8, np.int64)
+        skip = (-flat.ctypes.data % 64) // 8  # the first row on a 64-byte boundary
+        return flat[skip : skip + rows * (LANES + 1)].reshape(rows, LANES + 1)
     area = mmap.mmap(-1, size)
     area.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(area, np.int64).reshape(shape)
+    return np.frombuffer(area, np.int64).reshape(rows, LANES + 1)
 
 
-class _Buffers:
-    """Output arrays of a step, ``(keys, weights, table, shift)``, used again when they fit.
+class _Tables:
+    """Empty tables of states (see :func:`_put`), their memory used again by later steps.
 
-    Two sets take turns: a step writes to one while it reads the other. A
-    set far larger than a step needs is not used again: clearing its table
-    would cost more than making a small one.
+    A table is a view of the first places of a block of memory: new zeroed
+    memory (empty), or one whose states have all been read (reading empties
+    it). Memory is touched at first use only, and that costs (the page
+    faults of the system): blocks are kept and a table is cut from the
+    smallest block that holds it.
     """
 
-    def __init__(self, width: int):
-        self.width = width
-        self.spare = None
+    def __init__(self):
+        self.blocks: list[np.ndarray] = []
+        self.lent: dict[int, np.ndarray] = {}  # the block of each table handed out
 
-    def take(self, cap: int):
-        """Arrays for at least ``cap`` states, the table cleared (see :func:`_add`)."""
-        if self.spare is None or not cap <= self.spare[0].shape[0] <= 8 * cap + 4096:
-            bits = (2 * cap - 1).bit_length()
-            self.spare = (_array(cap), _array((cap, self.width)), _array(1 << bits), 64 - bits)
-        out, self.spare = self.spare, None
-        out[2].fill(-1)
-        return out
+    def take(self, states: float) -> np.ndarray:
+        """An empty table for ``states`` states (at most ``_LOAD`` of its places)."""
+        size = max(1024, int(states / _LOAD) + 1)
+        fits = [i for i, b in enumerate(self.blocks) if b.shape[0] >= size]
+        if fits:
+            block = self.blocks.pop(min(fits, key=lambda i: self.blocks[i].shape[0]))
+        else:
+            block = _block(2 * size)
+        table = block[:size]
+        self.lent[id(table)] = block
+        return table
 
-    def give(self, used) -> None:
-        """Keep ``used`` (arrays of :meth:`take`) for a later step."""
-        if used is not None:
-            self.spare = used
+    def give(self, table: np.ndarray) -> None:
+        """Take back an empty table (every state read)."""
+        self.blocks.append(self.lent.pop(id(table)))
+
+
+def _step_tables(v: int, lowest: int, highest: int, after: int | None):
+    """Per member code, what one card of value ``v`` does (see :func:`_deal`).
+
+    The values left after this card range from ``lowest`` to ``highest``;
+    ``after`` is the next value with cards above ``v`` (None if none).
+    """
+    need, room = CODE_NEED, CODE_ROOM
+    succ = np.full(_NONE + 1, -1, np.int64)
+    free = np.zeros(_NONE + 1, np.int64)
+    short = np.zeros(_NONE + 1, np.int64)
+    n2, r2 = need - 1, room - v
+    take = _IS_PAIR & (room >= v)
+    done = take & (n2 == 0)
+    succ[done] = _NONE
+    stay = take & (n2 > 0) & (n2 * lowest <= r2)
+    loose = stay & (n2 * highest <= r2)
+    succ[loose] = _NONE
+    free[loose] = n2[loose]
+    kept = stay & ~loose
+    succ[kept] = PAIR_CODE[n2[kept], np.minimum(r2[kept], 10 * MAX_NEED)]
+    # cards of value v a member needs before the next value: n * after - r over (after - v)
+    if after is None:
+        short[_IS_PAIR] = need[_IS_PAIR]
+    else:
+        gap = need * after - room
+        short[_IS_PAIR] = np.maximum(0, -(-gap[_IS_PAIR] // (after - v)))
+    return succ, free, short
+
+
+def _settle_tables(values: list[int], counts, hi: int):
+    """Per member code, the checks before dealing ``values`` (ascending; see :func:`_settle`).
+
+    ``hi`` is the highest value of the cards undealt.
+    """
+    need, room = CODE_NEED, CODE_ROOM
+    ok = np.ones(_NONE + 1, np.bool_)
+    free = np.zeros(_NONE + 1, np.bool_)
+    if values:
+        lo = values[0]
+        ok[_IS_PAIR] = (need * lo <= room)[_IS_PAIR]
+        free[_IS_PAIR] = (need * hi <= room)[_IS_PAIR]
+    else:
+        ok[_IS_PAIR] = False
+    # cards of value <= u a member needs: k * lo + (n - k) * (u + 1) <= r
+    need_upto = np.zeros((_NONE + 1, max(1, len(values))), np.int64)
+    avail = np.zeros(max(1, len(values)), np.int64)
+    total = 0
+    for col, u in enumerate(values):
+        total += int(counts[u])
+        avail[col] = total
+        nxt = values[col + 1] if col + 1 < len(values) else None
+        if nxt is None:
+            need_upto[_IS_PAIR, col] = need[_IS_PAIR]
+        else:
+            gap = need * nxt - room
+            need_upto[_IS_PAIR, col] = np.maximum(0, -(-gap[_IS_PAIR] // (nxt - values[0])))
+    if not values:
+        avail[0] = 1 << 40
+    return ok, free, need_upto, avail
+
+
+def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]:
+    """The count of :func:`_none_low` modulo the primes of ``mod``, from the first states ``rows``.
+
+    ``rows`` maps a state's key to its weight (an integer) before any card
+    is dealt; no member takes a card above ``top`` points, so the values
+    above are not dealt (they stay among the cards left).
+    """
+    primes = [int(p) for p in mod[0]]
+    hi = max(v for v in range(11) if int(counts[v]))
+    values = [v for v in range(min(top, 10) + 1) if int(counts[v])]
+    tables = _Tables()
+    scratch = np.zeros((2, SLOTS), np.int64)
+    batch = (
+        np.zeros(_BATCH, np.int64),
+        np.zeros(_BATCH, np.int64),
+        np.zeros(_BATCH, np.int64),
+        np.zeros(_BATCH, np.int64),
+        np.zeros((_BATCH, LANES + 1), np.int64),
+    )
+
+    def run(deal, table, extra, prm, estimate):
+        """One step from ``table`` into a new table sized for ``estimate`` states (and a margin).
+
+        ``prm`` ends with 3 places for the kernel's first row, states so
+        far and most states. When the new table fills up, its states move
+        to one twice as large and the step goes on.
+        """
+        out = tables.take(_MARGIN * estimate)
+        prm[-3:] = 0, 0, int(_LOAD * out.shape[0])
+        while True:
+            if deal:
+                got, _, more = _deal(table, out, extra, prm, scratch, batch, mod)
+            else:
+                got, _, more = _settle(table, out, extra, prm, scratch, mod)
+            if more < 0:
+                break
+            big = tables.take(2 * _LOAD * out.shape[0])
+            prm[-3:] = more, _grow(out, big), int(_LOAD * big.shape[0])
+            tables.give(out)
+            out = big
+        tables.give(table)
+        return out, got
+
+    start = tables.take(len(rows))
+    for i, (key, weight) in enumerate(rows.items()):
+        start[i, LANES] = ~key
+        start[i, :LANES] = [weight % p for p in primes]
+    undealt = total
+    check = _settle_tables(values, counts, hi)
+    table, n = run(False, start, check, np.array([undealt, 0, 1, 0, 0, 0]), len(rows))
+    for at, v in enumerate(values):
+        after = values[at + 1] if at + 1 < len(values) else None
+        # what a card does, but the last of the value; the last one (after it
+        # the cheapest card is worth ``after``, or more than any member takes)
+        deals = _step_tables(v, v, hi, after)
+        last = _step_tables(v, after or 11, hi, after)
+        growth = 2.0
+        for step in range(int(counts[v])):
+            undealt -= 1
+            left = int(counts[v]) - step - 1
+            deal = deals if left else last
+            prm = np.array([undealt, left, step % 2 == 0, 0, 0, 0])
+            table, got = run(True, table, deal, prm, n * growth + 256)
+            growth = got / max(n, 1)
+            n = got
+        check = _settle_tables(values[at + 1 :], counts, hi)
+        table, n = run(False, table, check, np.array([undealt, 0, 1, 0, 0, 0]), n)
+    at = np.flatnonzero(table[:, LANES] == ~_FULL)
+    if not len(at):
+        return [0] * LANES
+    return [int(x) % p for x, p in zip(table[at[0], :LANES], primes, strict=True)]
 
 
 def _none_low(members, counts, total) -> Fraction:
@@ -413,20 +724,13 @@ def _none_low(members, counts, total) -> Fraction:
         alike[pair] = alike.get(pair, 0) + 1
     groups = sorted(alike.items())
     everyone = sum(n * k for (n, _), k in groups)
-    orders = 1  # the orders of every opponent's unknown cards in its hand
+    # the deals of every opponent's unknown cards, as sets of cards per opponent
+    scale = _falling(total, everyone)
     for (n, _), k in groups:
-        orders *= factorial(n) ** k
-    # The count is of ordered deals (a card goes to one of a hand's free
-    # places). Divided by ``orders`` it counts the deals with no one low as
-    # sets of cards per opponent, at most ``scale`` of them: that sets how
-    # many primes it takes.
-    scale = _falling(total, everyone) // orders
-    n_primes = 1
-    while int(np.prod([int(p) for p in PRIMES[:n_primes]], dtype=object)) <= scale:
-        n_primes += 1
-    primes = PRIMES[:n_primes]
-    # one state per choice of how many opponents of each group are in S
-    rows = []
+        scale //= factorial(n) ** k
+    # one state per choice of how many opponents of each group are in S; the
+    # opponents not in S take their cards last, from whatever is left
+    rows: dict[int, int] = {}
     for chosen in itertools.product(*(range(k + 1) for _, k in groups)):
         codes = []
         weight = 1
@@ -435,46 +739,23 @@ def _none_low(members, counts, total) -> Fraction:
             codes += [int(PAIR_CODE[n, r])] * a
             weight *= comb(k, a) * (-1) ** a
             used += n * a
+        rest = _falling(total - used, everyone - used)
+        for ((n, _), k), a in zip(groups, chosen, strict=True):
+            rest //= factorial(n) ** (k - a)
         codes = sorted(codes) + [_NONE] * (SLOTS - len(codes))
         key = sum(c << (_BITS * p) for p, c in enumerate(codes))
-        rows.append((key, weight * _falling(total - used, everyone - used)))
-    keys = np.array([k for k, _ in rows], np.int64)
-    weights = np.array([[w % int(p) for p in primes] for _, w in rows], np.int64)
-    n = len(rows)
-    scratch = np.empty((2, SLOTS), np.int64)
-    buffers = _Buffers(n_primes)
-    held = None  # the arrays of keys and weights, when they come from buffers
-    growth = 2.0  # states out per state in, at the last card
-    top = min(10, max(r for (_, r), _ in groups))
-    for v in range(top + 1):
-        if int(counts[v]) == 0:
-            n = _drop_short(v + 1, keys, weights, n)
-        for step in range(int(counts[v])):
-            _reduce(weights, n, primes)
-            cap = int(n * growth * 1.2) + 64
-            while True:
-                out = buffers.take(cap)
-                got = _deal_card(v, int(counts[v]) - step - 1, keys, weights, n, out, scratch)
-                if got >= 0:
-                    break
-                buffers.give(out)
-                cap = min(2 * cap, n * (SLOTS + 1))
-            growth = got / n  # n >= 1: the state of no opponent is never dropped
-            buffers.give(held)
-            held = out
-            keys, weights, n = out[0], out[1], got
-    empty = sum(_NONE << (_BITS * p) for p in range(SLOTS))
-    at = np.flatnonzero(keys[:n] == empty)
-    if not len(at):
-        return Fraction(0)
-    # the count of deals as sets of cards, modulo each prime
-    residues = [
-        int(x) % int(p) * pow(orders, -1, int(p)) % int(p)
-        for x, p in zip(weights[at[0]], primes, strict=True)
-    ]
-    # Chinese remainders: the count is in [0, scale]
+        rows[key] = rows.get(key, 0) + weight * rest
+    # the count is in [0, scale]: enough primes for their product to exceed it
+    n_primes = 1
+    while int(np.prod([int(p) for p in PRIMES[:n_primes]], dtype=object)) <= scale:
+        n_primes += 1
+    residues = []
+    top = max(r for (_, r), _ in groups)
+    for mod in _MODULI[: -(-n_primes // LANES)]:
+        residues += _count(rows, counts, total, top, mod)
+    # Chinese remainders
     value, modulus = 0, 1
-    for r, p in zip(residues, (int(p) for p in primes), strict=True):
+    for r, p in zip(residues[:n_primes], (int(p) for p in PRIMES[:n_primes]), strict=True):
         t = ((r - value) * pow(modulus, -1, p)) % p
         value += modulus * t
         modulus *= p
@@ -557,12 +838,13 @@ def p_assaf(
     By inclusion and exclusion over the sets of opponents, all the terms in
     one count (see :func:`_none_low`): the unseen cards are dealt by value,
     card by card, to the opponents that must be low, and opponents alike in
-    cards still needed and points still allowed share a state. It takes
-    up to 7 opponents of up to 7 unknown cards each (any table the rules
-    allow); beyond that a slower count per set of opponents is used. Most
-    situations take milliseconds and seven opponents at 11 points about a
-    tenth of a second; the slowest are seven opponents of 4 or 5 cards
-    against a 15-point call with two decks, 2 to 10 s
+    cards still needed and points still allowed share a state; an opponent
+    leaves the count once it is sure to be low. It takes up to 7 opponents
+    of up to 7 unknown cards each (any table the rules allow); beyond that
+    a slower count per set of opponents is used. Most situations take
+    milliseconds and seven opponents at 11 points under a tenth of a
+    second; the slowest are seven opponents of 4 or 5 cards against a
+    15-point call with two decks, 1 to 5 s on an idle 2-core machine
     (``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
