@@ -496,7 +496,7 @@ def _lay_chosen(policy, seat, rules, t, best):
     return mask
 
 
-@njit
+@njit(inline="always")
 def _heuristic_draw(policy, seat, rules, t):
     """-1 for the stock, or the position of the previous discard's card to take."""
     hands, hand_n, piles, pst = t.hands, t.hand_n, t.piles, t.pst

@@ -382,19 +382,21 @@ def _decide_call(pol, search, seat, rules, t):
 
 
 @njit(inline="always")
-def _decide_discard(pol, search, seat, rules, t, n_sets):
+def _searched_discard(pol, search, seat, rules, t, n_sets):
+    """A searching seat's discard (its slot mask, laid), or 0 when ``seat`` does not search."""
     if search is not None:  # noqa: SIM102
         if pol[seat].kind == KIND_SEARCH:
             return _search.search_discard(pol[seat], search, seat, rules, t, n_sets)
-    return _choose_discard(pol, seat, rules, t, n_sets)
+    return np.int64(0)
 
 
 @njit(inline="always")
-def _decide_draw(pol, search, seat, rules, t):
+def _searched_draw(pol, search, seat, rules, t):
+    """A searching seat's draw (as :func:`_choose_draw`), or -2 when ``seat`` does not search."""
     if search is not None:  # noqa: SIM102
         if pol[seat].kind == KIND_SEARCH:
             return _search.search_draw(pol[seat], search, seat, rules, t)
-    return _choose_draw(pol, seat, rules, t)
+    return np.int64(-2)
 
 
 def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
@@ -461,12 +463,18 @@ def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
             mask = _lay_forced(rules, t, seat, force.discard, force.laying)
         else:
             n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
-            mask = _decide_discard(pol, search, seat, rules, t, n_sets)
+            # the policies' discard is inlined here, not inside another inlined function:
+            # numba copies an inlined function's code again at every level of nesting
+            mask = _searched_discard(pol, search, seat, rules, t, n_sets)
+            if mask == 0:
+                mask = _choose_discard(pol, seat, rules, t, n_sets)
         _discard(t, seat, mask)
         if forced and force.draw >= -1:
             source = force.draw
         else:
-            source = _decide_draw(pol, search, seat, rules, t)
+            source = _searched_draw(pol, search, seat, rules, t)
+            if source == -2:
+                source = _choose_draw(pol, seat, rules, t)
         card, reshuffled = _draw(rules, t, seat, source)
         if card < 0:  # the stock ran out and the rules end the round
             _pass_turn(t)
