@@ -127,7 +127,7 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
     by_suit = 0  # 8 bits a suit: the slots of each suit
     prev_face = -1
     prev_rank = -1
-    count = 0
+    count = np.int64(0)  # not the literal 0 (see _play's notes on literal arguments)
     # singles, one per distinct face; and what the hand holds
     for i in range(n):
         c = hands[seat, i]

@@ -390,7 +390,7 @@ def _combo_potential(hands, seat, n, skip):
     return total
 
 
-@njit(inline="always")
+@njit
 def _heuristic_discard(policy, seat, rules, t, n_sets):
     """Choose, lay and return the slot mask of the heuristic's discard.
 
@@ -401,10 +401,19 @@ def _heuristic_discard(policy, seat, rules, t, n_sets):
     ``milestone_slack`` a set scoring within the slack of the best is
     preferred when the hand it leaves would land the total on a milestone.
     """
+    if _long_round(policy.patience, t.hand_n, t.pst):
+        best = _long_round_discard(seat, rules, t, n_sets)
+    else:
+        best = _heuristic_pick(policy, seat, rules, t, n_sets)
+    return _lay_chosen(policy, seat, rules, t, best)
+
+
+@njit(inline="always")
+def _heuristic_pick(policy, seat, rules, t, n_sets):
+    """The index in ``t.cand`` of the card set :func:`_heuristic_discard` lays outside a
+    long round."""
     totals, hands, hand_n, hand_val = t.totals, t.hands, t.hand_n, t.hand_val
-    pst, cand = t.pst, t.cand
-    if _long_round(policy.patience, hand_n, pst):
-        return _lay_chosen(policy, seat, rules, t, _long_round_discard(seat, rules, t, n_sets))
+    cand = t.cand
     n = hand_n[seat]
     keep = policy.keep
     hold = False
@@ -449,7 +458,7 @@ def _heuristic_discard(policy, seat, rules, t, n_sets):
                 aim_score = score
         if aim >= 0:
             best = aim
-    return _lay_chosen(policy, seat, rules, t, best)
+    return best
 
 
 @njit(inline="always")
@@ -472,12 +481,12 @@ def _lay_chosen(policy, seat, rules, t, best):
         several = length > hi - lo + 1  # spare jokers: more than one placement
     if policy.protect > 0 and several:
         # lay so that the cards the next player may take are worth the most to hold
-        rows = _layings(hands, seat, mask, kind, (jis, ends), lay, lay_len, 0)
+        rows = _layings(hands, seat, mask, kind, (jis, ends), lay, lay_len, np.int64(0))
         # fewest jokers among the takeable cards first, then the highest lowest one
         pick = 0
         pick_key = -1000
         for r in range(rows):
-            bits = _takeable_bits(lay_len[r], lay[r, LAY_KIND], ends)
+            bits = _takeable_bits(lay_len[r], np.int64(lay[r, LAY_KIND]), ends)
             jokers = 0
             low = 99
             while bits:

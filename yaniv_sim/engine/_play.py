@@ -102,10 +102,18 @@ __all__ = ["DECK_CAPACITY", "RoundOut", "Table", "new_table"]
 REACHED = -1  # the round reached ``stop_turn``: the table holds that position
 
 
-# numba compiles a function once per argument types, and a constant such as 0
-# or (-1, 0) is typed as that literal value: every kernel call passes plain
-# int64 values built by these helpers, so that the round loop (with the
-# policies inlined, by far the largest thing to compile) is compiled once.
+# Literal arguments. numba compiles a function once per argument types, and a
+# constant such as 0 or (-1, 0) is typed as that literal value: every kernel
+# call passes plain int64 values built by these helpers, so that the round
+# loop (with the policies inlined, by far the largest thing to compile) is
+# compiled once. The same holds for every compiled (not inlined) call inside
+# the kernels, and numba types a call each time its argument types change
+# while it infers the caller's types: a counter starting at ``0`` is first
+# typed as the literal 0, and the callee it is passed to is compiled for the
+# literal 0 as well as for int64. Counters passed to compiled calls
+# therefore start as ``np.int64(0)``, and constants are passed as
+# ``np.int64(...)`` (this once compiled the heuristic's discard twice and
+# ``_log_step`` seven times).
 @njit(inline="always")
 def _no_force():
     """The ``force`` argument that forces nothing (:data:`NO_FORCE`), as plain int64s."""
@@ -161,6 +169,12 @@ def _log_step(log, row, action, seat, t, drawn, source, reshuffled):
     log[row, L_HAND_N] = t.hand_n[seat]
     for p in range(t.hand_n[seat]):
         log[row, L_HAND + p] = t.hands[seat, p]
+
+
+@njit(inline="always")
+def _log_end(log, row, action, seat, t):
+    """Write turn-log row ``row``: ``seat`` called, slapped down or ended the round (no draw)."""
+    _log_step(log, row, np.int64(action), seat, t, np.int64(-1), np.int64(-1), np.int64(0))
 
 
 @njit(inline="always")
@@ -344,7 +358,8 @@ def _lay_forced(rules, t, seat, mask, laying):
     """Lay card set ``mask`` of ``seat``'s hand as its ``laying``-th laying; return ``mask``."""
     jis = rules.joker_in_sets != 0
     kind = _mask_kind(t.hands, seat, mask, jis)
-    _layings(t.hands, seat, mask, kind, (jis, rules.set_draw_ends != 0), t.lay, t.lay_len, 0)
+    reading = (jis, rules.set_draw_ends != 0)
+    _layings(t.hands, seat, mask, kind, reading, t.lay, t.lay_len, np.int64(0))
     for p in range(t.lay_len[laying]):
         t.piles[CUR, p] = t.lay[laying, p]
     t.pst[PS_CUR_N] = t.lay_len[laying]
@@ -367,38 +382,23 @@ def _decide_call(pol, search, seat, rules, t):
 
 
 @njit(inline="always")
-def _decide_discard(pol, search, seat, rules, t, n_sets):
+def _searched_discard(pol, search, seat, rules, t, n_sets):
+    """A searching seat's discard (its slot mask, laid), or 0 when ``seat`` does not search."""
     if search is not None:  # noqa: SIM102
         if pol[seat].kind == KIND_SEARCH:
             return _search.search_discard(pol[seat], search, seat, rules, t, n_sets)
-    return _choose_discard(pol, seat, rules, t, n_sets)
+    return np.int64(0)
 
 
 @njit(inline="always")
-def _decide_draw(pol, search, seat, rules, t):
+def _searched_draw(pol, search, seat, rules, t):
+    """A searching seat's draw (as :func:`_choose_draw`), or -2 when ``seat`` does not search."""
     if search is not None:  # noqa: SIM102
         if pol[seat].kind == KIND_SEARCH:
             return _search.search_draw(pol[seat], search, seat, rules, t)
-    return _choose_draw(pol, seat, rules, t)
+    return np.int64(-2)
 
 
-@njit
-def _play_on(rules, pol, search, t, out, row, stop_turn, force):
-    """Play the round on from the position the table holds, to its end (see :func:`_round_loop`)."""
-    return _round_loop(rules, pol, search, t, out, row, stop_turn, force)
-
-
-@njit
-def _play_out(rules, pol, t, out, force):
-    """Play the round on to its end with no seat searching, into row 0 of ``out``.
-
-    The search's rollouts play through this copy of the round loop: a kernel
-    calling another compiled copy of itself is not cached soundly by numba.
-    """
-    return _round_loop(rules, pol, None, t, out, np.int64(0), np.int64(-1), force)
-
-
-@njit(inline="always")
 def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
     """Play the round on from the position the table holds, to its end.
 
@@ -432,7 +432,7 @@ def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
     log = out.log
     record = log.shape[0] > 0
     decisions = out.dec.shape[0] > 0
-    rows = 0
+    rows = np.int64(0)
     threshold = rules.threshold
     jis = rules.joker_in_sets != 0
     max_turns = rules.max_turns
@@ -456,35 +456,43 @@ def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
         if calls:
             caller = seat
             if record:
-                _log_step(log, rows, ACTION_CALL, seat, t, -1, -1, 0)
+                _log_end(log, rows, ACTION_CALL, seat, t)
                 rows += 1
             break
         if forced and force.discard >= 0:
             mask = _lay_forced(rules, t, seat, force.discard, force.laying)
         else:
             n_sets = _card_sets(t.hands, seat, t.hand_n[seat], jis, t.cand)
-            mask = _decide_discard(pol, search, seat, rules, t, n_sets)
+            # the policies' discard is inlined here, not inside another inlined function:
+            # numba copies an inlined function's code again at every level of nesting
+            mask = _searched_discard(pol, search, seat, rules, t, n_sets)
+            if mask == 0:
+                mask = _choose_discard(pol, seat, rules, t, n_sets)
         _discard(t, seat, mask)
         if forced and force.draw >= -1:
             source = force.draw
         else:
-            source = _decide_draw(pol, search, seat, rules, t)
+            source = _searched_draw(pol, search, seat, rules, t)
+            if source == -2:
+                source = _choose_draw(pol, seat, rules, t)
         card, reshuffled = _draw(rules, t, seat, source)
         if card < 0:  # the stock ran out and the rules end the round
             _pass_turn(t)
             if record:
-                _log_step(log, rows, ACTION_TURN, seat, t, -1, -1, 0)
+                _log_end(log, rows, ACTION_TURN, seat, t)
                 rows += 1
             break
         _pass_turn(t)
         if record:
-            _log_step(log, rows, ACTION_TURN, seat, t, card, 1 if source >= 0 else 0, reshuffled)
+            taken = np.int64(1 if source >= 0 else 0)
+            drawn = np.int64(card)
+            _log_step(log, rows, np.int64(ACTION_TURN), seat, t, drawn, taken, np.int64(reshuffled))
             rows += 1
         if rules.slapdown and t.hand_val[seat] == 0 and _wants_slapdown(pol, seat, rules, t):
             caller = seat
             slapped = True
             if record:
-                _log_step(log, rows, ACTION_SLAPDOWN, seat, t, -1, -1, 0)
+                _log_end(log, rows, ACTION_SLAPDOWN, seat, t)
                 rows += 1
             break
         if pst[PS_TURN] >= max_turns:
@@ -495,7 +503,27 @@ def _round_loop(rules, pol, search, t, out, row, stop_turn, force):
     return rows
 
 
+# The round loop is compiled twice, from the same source: as the kernel
+# ``_play_on`` itself, which every round but a search's rollouts plays through,
+# and inlined into ``_play_out`` for the rollouts (a kernel calling another
+# compiled copy of itself is not cached soundly by numba). numba inlines a
+# function by deep-copying its IR, at a cost that grows with the square of
+# its size: inlining the whole loop into ``_play_on`` as well once took two
+# thirds of the report's compile time.
+_play_on = njit(_round_loop)
+_inlined_round_loop = njit(inline="always")(_round_loop)
+
+
 @njit
+def _play_out(rules, pol, t, out, force):
+    """Play the round on to its end with no seat searching, into row 0 of ``out``.
+
+    The search's rollouts play through this copy of the round loop (see above).
+    """
+    return _inlined_round_loop(rules, pol, None, t, out, np.int64(0), np.int64(-1), force)
+
+
+@njit(inline="always")
 def _play_round(rules, pol, search, t, deal, out, row, force):
     """Deal round ``deal = (seed, game, round, starter)``, ``starter`` first, and play it out.
 

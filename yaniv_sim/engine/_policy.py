@@ -127,7 +127,7 @@ def _wants_slapdown(pol, seat, rules, t):
 def _max_shed_pick(cand, n_sets, rng, seat):
     """Index of max-shed's card set among the ``n_sets`` listed in ``cand``."""
     best = 0
-    ties = 1
+    ties = np.int64(1)  # not a literal (see _play's notes on literal arguments)
     for i in range(1, n_sets):
         d = cand[C_POINTS, i] - cand[C_POINTS, best]
         if d == 0:
@@ -161,7 +161,7 @@ def _random_discard(seat, rules, t, n_sets):
     lay, lay_len = t.lay, t.lay_len
     jis = rules.joker_in_sets != 0
     reading = (jis, rules.set_draw_ends != 0)
-    rows = 0
+    rows = np.int64(0)
     for i in range(n_sets):
         mask = cand[C_MASK, i]
         cand[C_POINTS, i] = rows  # reused: first laying row of card set i

@@ -20,6 +20,8 @@ game branch
 
 from __future__ import annotations
 
+import numpy as np
+
 from yaniv_sim._numba import njit
 from yaniv_sim.engine.kernel import (
     D_CALLED,
@@ -58,7 +60,7 @@ def _others(scores, seat):
     return total
 
 
-@njit
+@njit(inline="always")
 def _branch_round(rules, pol, search, t, plan, start, branch):
     """Play a round again with one call decision forced, and maybe the game on from there.
 
@@ -120,7 +122,7 @@ def _branch_games_chunk(rules, pols, search, run, t, rounds, games, branch):
         d0 = dec_n[0]
         with_game = g % branch_games == 0
         game_out = (out, round_totals, round_alive, landed, dec_round)
-        starter = 0
+        starter = np.int64(0)
         winner = -1
         n_rounds = 0
         for r in range(max_rounds):
