@@ -290,6 +290,7 @@ def test_the_advisor_says_when_its_verdict_depends_on_the_opponents(tmp_path, mo
         "cells": {
             "3,3,0,2,0": {"fixed point": 1, "max-shed": 1, "cautious": 0},
             "3,3,1,2,0": {"fixed point": 0, "max-shed": 0, "cautious": 0},
+            "3,3,0,2,1": {"fixed point": None, "max-shed": 1, "cautious": None},
         },
     }
     (tmp_path / "standard-3p-populations.json").write_text(json.dumps(populations))
@@ -297,9 +298,11 @@ def test_the_advisor_says_when_its_verdict_depends_on_the_opponents(tmp_path, mo
     early = advise("AS 2D", [3, 4], 2, STANDARD)
     assert early.solved["populations"] == {"fixed point": 1, "max-shed": 1, "cautious": 0}
     assert "depends on how the opponents play" in str(early)
-    assert "against cautious: wait" in str(early)
+    assert "against cautious: wait" in str(early) and "in self-play: call" in str(early)
     late = advise("AS 2D", [3, 4], 12, STANDARD)
-    assert "the same against every table tried" in str(late)
+    assert "the same in self-play and against every table tried" in str(late)
+    partly = advise("AS 2D", [3, 4], 2, STANDARD, took={1: "AH"})  # one table sets it
+    assert "never the other way" in str(partly)
     other = advise("AS 2D", [3, 4], 25, STANDARD)  # a cell no table sets
     assert other.solved["populations"] == {"fixed point": None, "max-shed": None, "cautious": None}
 

@@ -103,12 +103,19 @@ def _solved_line(solved: dict) -> str:
     tables = solved.get("populations")
     if not tables:
         return line
-    said = {name: ("defer to best" if v is None else {1: "call", 0: "wait"}[v])
+    said = {("in self-play" if name == "fixed point" else f"against {name}"):
+            ("defer to best" if v is None else {1: "call", 0: "wait"}[v])
             for name, v in tables.items()}  # fmt: skip
     if len(set(said.values())) == 1:
-        return line + f"\n  the same against every table tried ({', '.join(said)})"
-    parts = "; ".join(f"against {name}: {v}" for name, v in said.items())
-    return line + f"\n  it depends on how the opponents play: {parts}"
+        tried = ", ".join(name for name in tables if name != "fixed point")
+        return line + f"\n  the same in self-play and against every table tried ({tried})"
+    parts = "; ".join(f"{name}: {v}" for name, v in said.items())
+    if len({v for v in tables.values() if v is not None}) == 2:
+        return line + f"\n  it depends on how the opponents play: {parts}"
+    return line + (
+        "\n  never the other way against any table tried, but not every one "
+        f"sets this cell (too few points, or best already plays it): {parts}"
+    )
 
 
 def default_tables(rules_label: str) -> Path | None:
@@ -241,8 +248,8 @@ def advise(
     risk = p_assaf(value, opponents, unseen, known, decks=rules.decks_for(players),
                    jokers_per_deck=rules.jokers_per_deck)  # fmt: skip
     simulated, table, note = _lookup(tables, rules, players, value, opponents, turn)
-    verdict = _verdict(risk, table, rules.assaf_penalty)
     solved = _solved(rules, rules_label, players, value, opponents, turn, known)
+    verdict = _verdict(risk, table, rules.assaf_penalty, solved)
     return Advice(**advice, may_call=True, exact_risk=risk, simulated=simulated, table=table,
                   tables_note=note, verdict=verdict, solved=solved)  # fmt: skip
 
@@ -313,7 +320,12 @@ def _pct(p: float) -> str:
     return f"{p:.1%}"
 
 
-def _verdict(risk: float, table: dict | None, penalty: int) -> str:
+def _verdict(risk: float, table: dict | None, penalty: int, solved: dict | None = None) -> str:
+    if table is None and solved is not None and solved["verdict"] is not None:
+        return (
+            f"Verdict: {solved['verdict']}, as the solved strategy does in this cell (no "
+            "simulated tables to weigh it with)."
+        )
     if table is None:
         return (
             f"Verdict: no simulated verdict for this situation. With random cards an Assaf "
