@@ -251,7 +251,10 @@ def _one_more_field(text: str) -> str:
 BROKEN = {
     "missing column": (
         _csv_edit("decision-table.csv", lambda f: f.drop(columns="gain_low")),
-        ["decision-table.csv has no column 'gain_low'", f"format {fmt.FORMAT_VERSION} expects opponents,"],
+        [
+            "decision-table.csv has no column 'gain_low'",
+            f"format {fmt.FORMAT_VERSION} expects opponents,",
+        ],
     ),
     "extra column": (
         _csv_edit("assaf-risk.csv", lambda f: f.assign(colour="red")),
@@ -259,7 +262,10 @@ BROKEN = {
     ),
     "newer version": (
         _json_edit(lambda m: {**m, "format_version": fmt.FORMAT_VERSION + 1}),
-        [f"report-tables.json is format {fmt.FORMAT_VERSION + 1}", f"reads format {fmt.FORMAT_VERSION}"],
+        [
+            f"report-tables.json is format {fmt.FORMAT_VERSION + 1}",
+            f"reads format {fmt.FORMAT_VERSION}",
+        ],
     ),
     "no version": (
         _json_edit(lambda m: {k: v for k, v in m.items() if k != "format_version"}),
