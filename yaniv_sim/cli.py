@@ -482,8 +482,8 @@ def _player_counts(text: str) -> tuple[int, ...]:
 @click.option("--quick", is_flag=True, help="A small run: about two minutes, wider intervals.")
 @seed_option
 @click.option("--section", "sections", multiple=True, metavar="NAME",
-              help="Only this section, repeatable: assaf-risk, when-to-call, variants, "
-                   "milestones, league.")  # fmt: skip
+              help="Only this section, repeatable: players-page, assaf-risk, when-to-call, "
+                   "variants, milestones, league.")  # fmt: skip
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -501,8 +501,10 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
                    dask, quiet):  # fmt: skip
     """Simulate and write the strategy report (Markdown, HTML and PNG charts).
 
-    Sections: Assaf risk by hand value; when to call Yaniv (a decision table
-    from paired call-or-wait branches, exported as playable policies); rule
+    Sections: the player's page (read from the shipped solved strategies and
+    equity tables, nothing simulated); Assaf risk by hand value; when to call
+    Yaniv (a decision table from paired call-or-wait branches, exported as
+    playable policies); rule
     variants; milestone targeting; a league of the policy presets. Datasets
     go to --data and are reused by later runs with the same settings.
 

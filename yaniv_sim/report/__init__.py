@@ -17,12 +17,15 @@ __all__ = ["SECTIONS", "ReportOptions", "build_report", "rules_label"]
 
 # name -> module under yaniv_sim.report, in report order
 SECTIONS: dict[str, str] = {
+    "players-page": "players_page",
     "assaf-risk": "assaf_risk",
     "when-to-call": "when_to_call",
     "variants": "variants",
     "milestones": "milestones",
     "league": "league",
 }
+# sections read from shipped data only: they need no compiled kernels
+NO_SIMULATION = frozenset({"players-page"})
 
 
 def _warm(job: tuple) -> None:
@@ -69,7 +72,8 @@ def build_report(
     unknown = [n for n in names if n not in SECTIONS]
     if unknown:
         raise ValueError(f"section {unknown[0]!r} is not known; sections: " + ", ".join(SECTIONS))
-    _compile_kernels(options)
+    if not set(names) <= NO_SIMULATION:
+        _compile_kernels(options)
     built = []
     for i, name in enumerate(names, 1):
         options.say(f"section {i} of {len(names)}: {name}")

@@ -62,7 +62,8 @@ class Section:
         self.files[name] = content.encode("utf-8") if isinstance(content, str) else content
 
     def text(self, paragraph: str) -> None:
-        """A paragraph of Markdown (``**bold**``, ``*italic*``, ``code`` and ``- `` lists)."""
+        """A paragraph of Markdown (``**bold**``, ``*italic*``, ``code`` and ``- `` lists,
+        items indented by two spaces nested under the one before)."""
         self.blocks.append(paragraph.strip())
 
     def table(self, frame: pd.DataFrame, caption: str = "") -> None:
@@ -99,7 +100,7 @@ def _setup_line(setup: dict[str, str]) -> str:
 
 
 def _slug(title: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return re.sub(r"[^a-z0-9]+", "-", title.lower().replace("'", "")).strip("-")
 
 
 def _inline_html(text: str) -> str:
@@ -123,8 +124,21 @@ def _table_html(frame: pd.DataFrame) -> str:
 
 def _paragraph_html(block: str) -> str:
     lines = block.splitlines()
-    if lines and all(line.startswith("- ") for line in lines):
-        items = "".join(f"<li>{_inline_html(line[2:])}</li>" for line in lines)
+    if (
+        lines
+        and lines[0].startswith("- ")
+        and all(line.startswith(("- ", "  - ")) for line in lines)
+    ):
+        # a list; items indented by two spaces are a nested list under the item before
+        html_items = []
+        for line in lines:
+            if line.startswith("  - "):
+                html_items[-1][1].append(f"<li>{_inline_html(line[4:])}</li>")
+            else:
+                html_items.append((f"<li>{_inline_html(line[2:])}", []))
+        items = "".join(
+            head + (f"<ul>{''.join(sub)}</ul>" if sub else "") + "</li>" for head, sub in html_items
+        )
         return f"<ul>{items}</ul>"
     return f"<p>{_inline_html(' '.join(lines))}</p>"
 

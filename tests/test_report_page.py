@@ -1,0 +1,189 @@
+"""The player's page: read from the shipped solved tables and equity tables alone.
+
+The tests compare the section's DataFrames with the shipped policy files read
+independently (``solve.read_table``) and with the equity tables asked
+directly, and check on hand-made cells that the words follow from the cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from yaniv_sim import equity, solve
+from yaniv_sim.cli import main
+from yaniv_sim.engine.specs import TABLE_OPPONENTS
+from yaniv_sim.report import NO_SIMULATION, SECTIONS, players_page
+from yaniv_sim.report.context import ReportOptions
+from yaniv_sim.rules import Rules
+
+SIZES = (2, 3, 4, 5)
+
+
+@pytest.fixture(scope="module", params=["standard", "nordic"])
+def page(request):
+    rules = Rules.preset(request.param)
+    return request.param, rules, players_page.build(ReportOptions(rules=rules, players=SIZES))
+
+
+def _expand(found):
+    """The cells a list of clauses covers: {(fewest, band): verdict}."""
+    out = {}
+    for verdict, bands, low, high in found:
+        for band, fewest in itertools.product(bands, range(low, high + 1)):
+            assert (fewest, band) not in out, "clauses overlap"
+            out[(fewest, band)] = verdict
+    return out
+
+
+def test_it_is_first_and_simulates_nothing():
+    assert next(iter(SECTIONS)) == "players-page"
+    assert "players-page" in NO_SIMULATION
+
+
+def test_every_cell_is_the_shipped_verdict(page):
+    name, rules, section = page
+    cells = section.data["cells"]
+    assert sorted(cells["players"].unique()) == list(SIZES)
+    for players in SIZES:
+        table = solve.read_table(solve.shipped(name, players))
+        part = cells[cells["players"] == players]
+        assert part["opponents"].max() == min(players - 1, TABLE_OPPONENTS)
+        assert part["hand_value"].max() == rules.threshold
+        for row in part.itertuples():
+            said = table.get((row.hand_value, row.fewest, row.band, row.opponents, row.pickup))
+            assert row.verdict == {1: "call", 0: "wait", None: "best"}[said]
+        # every call or wait the file sets for a reachable cell is on the page
+        reachable = {k: v for k, v in table.items()
+                     if k[0] <= rules.threshold and k[1] <= rules.hand_size
+                     and k[3] < players}  # fmt: skip
+        assert int((part["verdict"] != "best").sum()) == len(reachable)
+
+
+def test_the_printed_table_is_the_shipped_table(page):
+    name, _, section = page
+    shown = section.data["table"]
+    for players in SIZES:
+        table = solve.read_table(solve.shipped(name, players))
+        full = min(players - 1, TABLE_OPPONENTS)
+        part = shown[shown["players"] == players]
+        assert len(part) == len(part.drop_duplicates(["hand_value", "fewest", "band"]))
+        for row in part.itertuples():
+            said = table.get((row.hand_value, row.fewest, row.band, full, 0))
+            assert row.verdict == {1: "call", 0: "wait", None: "best"}[said]
+        # a pooled column ("4+") holds card counts that agree in every row and band
+        for _, group in part.groupby(["hand_value", "band", "column"]):
+            assert group["verdict"].nunique() == 1
+
+
+def test_the_words_cover_exactly_the_shipped_cells(page):
+    name, rules, section = page
+    cells = section.data["cells"]
+    top = rules.hand_size
+    for players in SIZES:
+        table = solve.read_table(solve.shipped(name, players))
+        full = min(players - 1, TABLE_OPPONENTS)
+        lines = section.data["rules"]
+        lines = lines[lines["players"] == players]
+        for value in range(rules.threshold + 1):
+            main = {(c, b): {1: "call", 0: "wait"}[table[(value, c, b, full, 0)]]
+                    for c in range(1, top + 1) for b in range(3)
+                    if (value, c, b, full, 0) in table}  # fmt: skip
+            assert _expand(players_page.clauses(main, top)) == main
+            said = lines[(lines["hand_value"] == value) & lines["main"]]
+            set_here = (cells[(cells["players"] == players) & (cells["hand_value"] == value)]
+                        ["verdict"] != "best").any()  # fmt: skip
+            assert len(said) == int(set_here)
+            if set_here:
+                assert said["words"].iloc[0] == players_page.words(main, top, full == 1)
+
+
+def test_words_on_a_hand_made_table():
+    # call while every opponent holds 3+ cards in turns 0-19, wait on 3 cards late
+    cells = {(c, b): "call" for c in range(3, 6) for b in (0, 1)}
+    cells[(3, 2)] = "wait"
+    found = players_page.clauses(cells, top=5)
+    assert found == [("call", (0, 1), 3, 5), ("wait", (2,), 3, 3)]
+    assert players_page.words(cells, top=5) == (
+        "call while every opponent holds 3+ cards, turns 0-19; wait when the shortest "
+        "opponent hand is 3 cards, from turn 20; otherwise as best"
+    )
+    # every cell set one way: no "otherwise"
+    everywhere = {(c, b): "call" for c in range(1, 6) for b in range(3)}
+    assert players_page.clauses(everywhere, top=5) == [("call", (0, 1, 2), 1, 5)]
+    assert players_page.words(everywhere, top=5) == "call whatever the opponents hold, any turn"
+    assert players_page.words({}, top=5) == "as best"
+    # a gap in the card counts splits the span; bands with the same spans merge
+    gappy = {(1, 0): "call", (3, 0): "call", (1, 2): "call", (3, 2): "call"}
+    assert players_page.clauses(gappy, top=5) == [("call", (0, 2), 1, 1), ("call", (0, 2), 3, 3)]
+    assert "turns 0-9 and from turn 20" in players_page.words(gappy, top=5)
+    assert players_page.words({(1, 1): "call"}, top=5, single=True).startswith(
+        "call while the opponent holds 1 card, turns 10-19"
+    )
+
+
+def test_pickup_and_fewer_opponents_lines_only_where_the_cells_differ(page):
+    _, _, section = page
+    cells, lines = section.data["cells"], section.data["rules"]
+    for row in lines[~lines["main"]].itertuples():
+        full = min(row.players - 1, TABLE_OPPONENTS)
+        part = cells[(cells["players"] == row.players) & (cells["hand_value"] == row.hand_value)]
+        mine = part[(part["opponents"] == row.opponents) & (part["pickup"] == row.pickup)]
+        # a pickup line with fewer opponents is against that many opponents without one
+        against = full if row.opponents == full or not row.pickup else row.opponents
+        main = part[(part["opponents"] == against) & (part["pickup"] == 0)]
+        assert (mine["verdict"].to_numpy() != main["verdict"].to_numpy()).any()
+
+
+def test_assaf_costs_are_read_from_the_two_player_equity_table(page):
+    name, rules, section = page
+    costs = section.data["assaf_cost"]
+    two = equity.shipped(name, 2)
+    assert set(costs["hand_value"]) <= set(range(1, rules.threshold + 1))
+    for row in costs.itertuples():
+        assert row.points == rules.assaf_penalty + row.hand_value  # both presets add the hand
+        # the opponent (seat 1) wins the round and starts the next one; rotate or winner
+        total = row.total + row.points
+        for milestone, to in rules.milestones:
+            total = to if total == milestone else total
+        assert row.chance_after == pytest.approx(two.two[1, total, row.total])
+        assert row.chance_if_nothing == pytest.approx(two.two[1, row.total, row.total])
+        assert row.cost == pytest.approx(row.chance_if_nothing - row.chance_after)
+    assert np.all(costs["cost"] > 0)
+
+
+def test_table_sizes_without_a_solution_and_house_rules():
+    section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(4, 6)))
+    assert sorted(section.data["cells"]["players"].unique()) == [4]
+    house = players_page.build(ReportOptions(rules=Rules.preset("standard", limit=150),
+                                             players=(2, 3)))  # fmt: skip
+    assert house.data == {} and not any(not isinstance(b, str) for b in house.blocks)
+
+
+def test_cli_section_alone(tmp_path):
+    out = tmp_path / "page"
+    result = CliRunner().invoke(main, ["report", "--section", "players-page", "--players", "2,3",
+                                       "--out", str(out), "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (out / "report.md").exists() and (out / "report.html").exists()
+
+
+def test_the_html_nests_the_indented_lines(tmp_path):
+    from yaniv_sim.report.document import write_report
+
+    section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(3,)))
+    _, html = write_report([section], tmp_path, "page", [])
+    text = html.read_text()
+    nested = sum(b.count("\n  - ") for b in section.blocks if isinstance(b, str))
+    assert nested > 0 and text.count("<ul><li>") >= 1
+    assert text.count("</li></ul></li>") >= 1  # a nested list closes inside its item
+
+
+def test_contents_links_match_github_anchors():
+    from yaniv_sim.report.document import _slug
+
+    assert _slug("1. The player's page") == "1-the-players-page"
+    assert _slug("3. When should I call Yaniv?") == "3-when-should-i-call-yaniv"
