@@ -355,8 +355,14 @@ def _rss_mb(pid: int) -> float:
 def _start(out, *args):
     command = [sys.executable, "-m", "yaniv_sim", "simulate", "--workers", "2", "--out", str(out),
                *args]  # fmt: skip
+    # as from a terminal: Ctrl-C acts even when the tests themselves were started in the
+    # background (a shell's background job inherits SIGINT ignored, and so would the run)
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # fmt: skip
+                            start_new_session=True, preexec_fn=_default_sigint)  # fmt: skip
+
+
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for(condition, seconds=120):

@@ -156,7 +156,8 @@ def test_assaf_costs_are_read_from_the_two_player_equity_table(page):
 
 
 def test_table_sizes_without_a_solution_and_house_rules():
-    section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(4, 6)))
+    # no solution ships for 8 players
+    section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(4, 8)))
     assert sorted(section.data["cells"]["players"].unique()) == [4]
     house = players_page.build(ReportOptions(rules=Rules.preset("standard", limit=150),
                                              players=(2, 3)))  # fmt: skip
