@@ -252,8 +252,9 @@ def build(options: ReportOptions) -> Section:
         section.text(
             f"No solved calling strategy ships for the rules `{name}` at "
             + ", ".join(map(str, options.players))
-            + " players (the package ships `standard` and `nordic` at 2 to 5; make one with "
-            "`yaniv-sim solve`, see docs/solve.md). This page is read from those files only."
+            + " players (the package ships `standard` and `nordic` at 2 to 6 and `standard` at 7; "
+            "make one with `yaniv-sim solve`, see docs/solve.md). This page is read from "
+            "those files only."
         )
         return section
     section.text(
