@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import signal
+import sys
 import tomllib
 from pathlib import Path
 
@@ -358,6 +360,12 @@ def simulate_command(
         # the run is over and cleaned up: a further Ctrl-C must not interrupt the exit
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         click.echo(f"{stop}; run the same command with --resume to finish", err=True)
+        if sys.stderr is sys.__stderr__:  # the real program, not a test's runner
+            # the run is cleaned up; leave now, so that the process pool's exit hook does
+            # not print a traceback after a Ctrl-C hit it mid-shutdown
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(128 + stop.signal)
         raise SystemExit(128 + stop.signal) from None
     if not quiet:
         click.echo(result.summary())
