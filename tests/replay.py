@@ -95,7 +95,9 @@ def check_round(record, rules: Rules, players: int, *, max_shed_seats=(), start=
         elif start is None:
             assert len(hands[s]) == rules.hand_size
         else:
-            assert 1 <= len(hands[s]) <= rules.hand_size  # a hand never outgrows the deal
+            # the record starts from the position's own hands, and a hand never outgrows the deal
+            assert sorted(hands[s]) == sorted(int(c) for c in start.hands[s])
+            assert 1 <= len(hands[s]) <= rules.hand_size
     in_hands = [c for h in hands.values() for c in h]
     assert len(set(in_hands)) == len(in_hands)
     if start is None:

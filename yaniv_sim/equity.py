@@ -331,7 +331,7 @@ def build(
         "command": command,
         "seed": seed,
         "games": games,
-        "two_in_rounds": int(sum(_alive_in_rounds(rounds, games_df, players).sum(1) == 2)),
+        "two_in_rounds": int(sum(alive_in_rounds(rounds, games_df, players).sum(1) == 2)),
         "games_with_k_in": n_states,
         "version": __version__,
     }
@@ -359,7 +359,7 @@ def _chunk_tables(job):
     return tables["rounds"], tables["games"]
 
 
-def _alive_in_rounds(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int) -> np.ndarray:
+def alive_in_rounds(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int) -> np.ndarray:
     """bool[rounds, seats]: who was in each round (from the games' out rounds)."""
     g = games_df.set_index("game").loc[rounds["game"].to_numpy()]
     out_round = g[[f"out_round_{s}" for s in range(players)]].to_numpy(np.int64)
@@ -386,8 +386,8 @@ def round_outcomes(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int, r
     other's, who won the round: 0 the starter, 1 the other, 2 nobody).
     """
     rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-    before = _totals_before(rounds, players)
-    alive = _alive_in_rounds(rounds, games_df, players)
+    before = totals_before(rounds, players)
+    alive = alive_in_rounds(rounds, games_df, players)
     two = alive.sum(axis=1) == 2
     if not two.any():
         raise EquityError("no round was played with two players in: play more games")
@@ -409,7 +409,7 @@ def round_outcomes(rounds: pd.DataFrame, games_df: pd.DataFrame, players: int, r
     return model
 
 
-def _totals_before(rounds: pd.DataFrame, players: int) -> np.ndarray:
+def totals_before(rounds: pd.DataFrame, players: int) -> np.ndarray:
     """Every seat's total before each round (``rounds`` sorted by game and round)."""
     after = rounds[[f"total_{s}" for s in range(players)]].to_numpy(np.int64)
     game = rounds["game"].to_numpy()
@@ -520,10 +520,10 @@ def _scores_of(outcomes, o, s, by_winner):
 def round_states(rounds: pd.DataFrame, games_df: pd.DataFrame, rules: Rules, players: int):
     """One row per round start of every game: totals before it, who is in, starter, game winner."""
     rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-    before = _totals_before(rounds, players)
+    before = totals_before(rounds, players)
     game = rounds["game"].to_numpy()
     g = games_df.set_index("game").loc[game]
-    alive = _alive_in_rounds(rounds, games_df, players)
+    alive = alive_in_rounds(rounds, games_df, players)
     frame = pd.DataFrame(before, columns=[f"total_{s}" for s in range(players)])
     for s in range(players):
         frame[f"in_{s}"] = alive[:, s]
@@ -616,8 +616,14 @@ def _gap_basis(t: np.ndarray, limit: int) -> np.ndarray:
 
 
 def next_starters(rules: Rules, starter, winner, alive) -> np.ndarray:
-    """:func:`_next_starter` for many rounds: ``starter``, ``winner`` [n], ``alive`` [n, seats]."""
+    """Who starts the next round, for many rounds (``starter``, ``winner`` [n], ``alive`` [n, P]).
+
+    Under ``starter = "winner"`` the round's winner if still in (the same
+    starter after a round nobody won); otherwise, or if that seat is out, the
+    next seat still in after it.
+    """
     alive = np.asarray(alive, dtype=bool)
+    winner = np.asarray(winner, dtype=np.int64)
     n, players = alive.shape
     rows = np.arange(n)
     seat = np.asarray(starter, dtype=np.int64).copy()
@@ -634,17 +640,7 @@ def next_starters(rules: Rules, starter, winner, alive) -> np.ndarray:
 
 
 def _next_starter(rules: Rules, starter: int, winner: int, alive) -> int:
-    players = len(alive)
-    seat = starter
-    if rules.starter == "winner":
-        seat = starter if winner < 0 else winner  # nobody won the round: the same starter
-        if alive[seat]:
-            return seat
-    for step in range(1, players + 1):
-        nxt = (seat + step) % players
-        if alive[nxt]:
-            return nxt
-    return seat
+    return int(next_starters(rules, [starter], [winner], np.asarray(alive)[None])[0])
 
 
 # --- checking a table on fresh games -----------------------------------------------

@@ -55,7 +55,7 @@ from yaniv_sim.engine.specs import (
     canonical_spec,
     policy_vector,
 )
-from yaniv_sim.equity import Equity
+from yaniv_sim.equity import Equity, alive_in_rounds, totals_before
 from yaniv_sim.equity import shipped as shipped_equity
 from yaniv_sim.rules import PRESETS, Rules
 from yaniv_sim.stats import benjamini_hochberg, clustered_means
@@ -231,14 +231,8 @@ def decision_gains(
         )
     players = int(dataset.manifest["request"]["players"])
     rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-    after = rounds[[f"total_{s}" for s in range(players)]].to_numpy(np.int64)
-    game_of = rounds["game"].to_numpy()
-    first = np.r_[True, game_of[1:] != game_of[:-1]]
-    before = np.zeros_like(after)
-    before[~first] = after[np.flatnonzero(~first) - 1]
-    g = games.set_index("game").loc[rounds["game"].to_numpy()]
-    out_round = g[[f"out_round_{s}" for s in range(players)]].to_numpy(np.int64)
-    alive = (out_round < 0) | (rounds["round"].to_numpy(np.int64)[:, None] <= out_round)
+    before = totals_before(rounds, players)
+    alive = alive_in_rounds(rounds, games, players)
     index = pd.MultiIndex.from_arrays([rounds["game"], rounds["round"]])
     at = index.get_indexer(pd.MultiIndex.from_arrays([dec["game"], dec["round"]]))
     if (at < 0).any():
