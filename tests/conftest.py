@@ -11,8 +11,8 @@ settings.register_profile(
 settings.load_profile("project")
 
 # a tiny report with the two sections that write the advice tables
-REPORT_ARGS = ["report", "--quick", "--games", "60", "--players", "3,4", "--section",
-               "assaf-risk", "--section", "when-to-call", "--quiet"]  # fmt: skip
+REPORT_ARGS = ["report", "--rules", "standard", "--quick", "--games", "60", "--players", "3,4",
+               "--section", "assaf-risk", "--section", "when-to-call", "--quiet"]  # fmt: skip
 
 
 @pytest.fixture(scope="session")

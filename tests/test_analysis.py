@@ -47,6 +47,25 @@ def test_assaf_risk_is_a_direct_count(tmp_path):
         assert row.low <= row.risk <= row.high
 
 
+def test_assaf_risk_intervals_count_games_not_decision_points():
+    # 40 games, each 25 copies of one point: the interval is at least that of 40 values,
+    # far wider than a Wilson interval of 1,000 independent points would be
+    rng = np.random.default_rng(8)
+    hit = rng.random(40) < 0.3
+    d = pd.DataFrame({"game": np.repeat(np.arange(40), 25), "hand_value": 4,
+                      "lowest_opponent": np.repeat(np.where(hit, 2, 9), 25)})  # fmt: skip
+    row = assaf_risk(d, ["hand_value"]).iloc[0]
+    p = hit.mean()
+    half = stats.t.ppf(0.975, 39) * np.sqrt(40 / 39 * ((hit - p) ** 2).sum()) / 40
+    assert row.games == 40 and row.n == 1000
+    assert row.high - row.low == pytest.approx(2 * half, rel=1e-9)
+    independent = assaf_risk(d.assign(game=np.arange(1000)), ["hand_value"]).iloc[0]
+    assert independent.high - independent.low < 0.4 * (row.high - row.low)
+    # one game: nothing is known about how games differ
+    one = assaf_risk(d[d["game"] == 0], ["hand_value"]).iloc[0]
+    assert (one.low, one.high) == (0.0, 1.0)
+
+
 def test_gain_is_the_margin_difference():
     # calling: own 0, others 20 + 10; waiting: own 5, others 6 + 4
     d = with_gains(_points([(3, 2, 4, 0, 5, 30, 10)]))

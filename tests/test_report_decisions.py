@@ -207,7 +207,8 @@ def test_takes_call_table():
 
 @pytest.mark.slow
 def test_report_for_a_policy_without_a_call_table(tmp_path):
-    args = ["report", "--quick", "--games", "20", "--players", "3", "--policy", "max-shed",
+    args = ["report", "--rules", "standard", "--quick", "--games", "20", "--players", "3",
+            "--policy", "max-shed",
             "--section", "assaf-risk", "--section", "when-to-call", "--quiet",
             "--out", str(tmp_path / "out"), "--data", str(tmp_path / "data")]  # fmt: skip
     result = CliRunner().invoke(main, args)

@@ -8,12 +8,13 @@ directly, and check on hand-made cells that the words follow from the cells.
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from yaniv_sim import equity, solve
+from yaniv_sim import equity, solve, tiers
 from yaniv_sim.cli import main
 from yaniv_sim.engine.specs import TABLE_OPPONENTS
 from yaniv_sim.report import NO_SIMULATION, SECTIONS, players_page
@@ -138,12 +139,13 @@ def test_pickup_and_fewer_opponents_lines_only_where_the_cells_differ(page):
         assert (mine["verdict"].to_numpy() != main["verdict"].to_numpy()).any()
 
 
-def test_assaf_costs_are_read_from_the_two_player_equity_table(page):
+def test_assaf_costs_are_read_from_the_equity_tables(page):
     name, rules, section = page
     costs = section.data["assaf_cost"]
     two = equity.shipped(name, 2)
     assert set(costs["hand_value"]) <= set(range(1, rules.threshold + 1))
-    for row in costs.itertuples():
+    assert sorted(costs["players_in"].unique()) == [2, 3, 4]
+    for row in costs[costs["players_in"] == 2].itertuples():
         assert row.points == rules.assaf_penalty + row.hand_value  # both presets add the hand
         # the opponent (seat 1) wins the round and starts the next one; rotate or winner
         total = row.total + row.points
@@ -152,7 +154,56 @@ def test_assaf_costs_are_read_from_the_two_player_equity_table(page):
         assert row.chance_after == pytest.approx(two.two[1, total, row.total])
         assert row.chance_if_nothing == pytest.approx(two.two[1, row.total, row.total])
         assert row.cost == pytest.approx(row.chance_if_nothing - row.chance_after)
+    for k in (3, 4):
+        table = equity.shipped(name, k)
+        part = costs[costs["players_in"] == k]
+        for row in part.itertuples():
+            total = row.total + row.points
+            for milestone, to in rules.milestones:
+                total = to if total == milestone else total
+            # seat 1 starts the next round under both presets (winner or rotation)
+            after = table.win_chances([total] + [row.total] * (k - 1), None, starter=1)[0]
+            assert row.chance_after == pytest.approx(after)
     assert np.all(costs["cost"] > 0)
+
+
+def test_milestone_values_are_read_from_the_two_player_table(page):
+    name, rules, section = page
+    marks = section.data["milestones"]
+    two = equity.shipped(name, 2)
+    assert len(marks) == len(rules.milestones) * len(players_page.OPPONENT_TOTALS)
+    for row in marks.itertuples():
+        assert row.chance_landed == pytest.approx(two.two[1, row.to, row.opponent])
+        assert row.value == pytest.approx(two.two[1, row.to, row.opponent]
+                                          - two.two[1, row.milestone, row.opponent])  # fmt: skip
+    assert (marks["value"] > 0).all()  # a lower total is never worse
+
+
+def test_the_tiers_and_their_costs_are_the_shipped_ones(page):
+    name, _rules, section = page
+    rows = section.data["tiers"]
+    assert set(rows["tier"]) == {"one line", "small table", "best"}
+    for row in rows.itertuples():
+        saved = tiers.read_shipped(name, row.players)["tiers"][row.tier]
+        assert (row.win_cost, row.win_low, row.win_high) == tuple(saved["win_cost"])
+        assert (row.points_cost, row.points_low, row.points_high) == tuple(saved["points_cost"])
+        if row.tier == "one line":
+            assert row.words == tiers.OneLine(saved["many"], saved["few"]).words()
+    assert sorted(rows["players"].unique()) == list(SIZES)
+
+
+def test_the_yardstick_is_the_shipped_matches(page):
+    name, _rules, section = page
+    sticks = section.data["yardstick"]
+    saved = json.loads((solve.DATA / "yardstick.json").read_text())["matches"]
+    mine = [m for m in saved if m["rules"] == name]
+    assert len(sticks) == len(mine) > 0
+    for row, m in zip(sticks.itertuples(), mine, strict=True):
+        assert (row.difference, row.low, row.high) == tuple(m["difference"])
+        assert row.low <= row.difference <= row.high
+    assert players_page._verdict(0.01, 0.05, "a", "b") == "a is stronger"
+    assert players_page._verdict(-0.05, -0.01, "a", "b") == "b is stronger"
+    assert players_page._verdict(-0.05, 0.01, "a", "b") == "not separable"
 
 
 def test_table_sizes_without_a_solution_and_house_rules():
@@ -166,10 +217,30 @@ def test_table_sizes_without_a_solution_and_house_rules():
 
 def test_cli_section_alone(tmp_path):
     out = tmp_path / "page"
+    result = CliRunner().invoke(main, ["report", "--rules", "standard", "--section",
+                                       "players-page", "--players", "2,3", "--out", str(out),
+                                       "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (out / "report.md").exists() and (out / "report.html").exists()
+
+
+def test_with_no_rule_set_named_both_rule_books_get_a_report(tmp_path):
+    out = tmp_path / "both"
     result = CliRunner().invoke(main, ["report", "--section", "players-page", "--players", "2,3",
                                        "--out", str(out), "--quiet"])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert (out / "report.md").exists() and (out / "report.html").exists()
+    for book in ("standard", "nordic"):
+        md = (out / book / "report.md").read_text()
+        assert f"Rules: {book}" in md
+        # each says how to make it alone
+        assert f"--rules {book}` (" in md
+    assert not (out / "report.md").exists()
+    # a variant or a rule field names a rule set: one report
+    result = CliRunner().invoke(main, ["report", "--section", "players-page", "--players", "2",
+                                       "--set", "limit=150", "--out", str(tmp_path / "one"),
+                                       "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "one" / "report.md").exists()
 
 
 def test_the_html_nests_the_indented_lines(tmp_path):
@@ -188,3 +259,16 @@ def test_contents_links_match_github_anchors():
 
     assert _slug("1. The player's page") == "1-the-players-page"
     assert _slug("3. When should I call Yaniv?") == "3-when-should-i-call-yaniv"
+
+
+def test_by_default_the_page_covers_every_table_size_that_ships(tmp_path):
+    out = tmp_path / "page"
+    result = CliRunner().invoke(main, ["report", "--rules", "standard", "--section",
+                                       "players-page", "--out", str(out), "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text()
+    shipped = [p for p in range(2, 9) if (solve.DATA / f"standard-{p}p.toml").exists()]
+    assert shipped[-1] >= 7
+    for players in shipped:
+        assert f"**{players} players.**" in md
+    assert "No solved strategy ships for 8 players" in md

@@ -83,12 +83,16 @@ def test_variants_has_every_rule_set_table_and_figure(variant_section):
     assert section.title == "Rule variants"
     assert section.setup["rules"] == "standard" and section.setup["seed"] == str(SEED)
     assert section.setup["players"] == "3"
-    pace, skill = _tables(section)
+    verdict, pace, skill = _tables(section)
     expected = [f"threshold {t}" for t in range(3, 12)] + [
         "nordic", "no-assaf", "slapdown", "double-joker", "milestone-theft"]  # fmt: skip
     labels = [label.removesuffix(" (base)") for label in pace["rule set"]]
     assert labels == expected and list(skill["rule set"]) == list(pace["rule set"])
     assert pace["rule set"].tolist().count("threshold 7 (base)") == 1
+    # every rule set but the base gets a verdict, each defined in a line
+    assert verdict["rule set"].tolist() == [r for r in pace["rule set"] if "(base)" not in r]
+    assert set(verdict["verdict"]) <= {"better", "worse", "no clear difference"}
+    assert verdict["what it is"].str.len().min() > 10
     figures = _figures(section)
     assert [f.name for f in figures] == [
         "variants-thresholds", "variants-game-length", "variants-skill-first-seat"]  # fmt: skip
@@ -99,9 +103,9 @@ def test_variants_has_every_rule_set_table_and_figure(variant_section):
 
 def test_variants_intervals_contain_their_estimates(variant_section):
     rows = variant_section.data["rows"]
-    assert list(rows["rule set"]) == list(_tables(variant_section)[0]["rule set"])
+    assert list(rows["rule set"]) == list(_tables(variant_section)[1]["rule set"])
     keys = _intervals(rows)
-    assert {"turns", "length", "median", "assaf", "first", "skill"} <= set(keys)
+    assert {"turns", "length", "median", "assaf", "first", "skill", "standoffs"} <= set(keys)
     for key in keys:
         part = rows[rows[key].notna()]
         assert (part[f"{key}_low"] <= part[key] + 1e-12).all(), key
@@ -109,6 +113,38 @@ def test_variants_intervals_contain_their_estimates(variant_section):
     # the no-assaf game has calls but never an Assaf
     no_assaf = rows.set_index("rule set").loc["no-assaf"]
     assert no_assaf["calls"] > 0 and no_assaf["assafs"] == 0 and no_assaf["assaf"] == 0
+
+
+def _row(label, skill, first_low=0.2, standoffs=0.0, tuned=None, better=False):
+    return {"label": label, "rules": Rules(), "skill": skill, "first": (0.3, first_low, 0.4),
+            "fair": 0.25, "standoffs": (standoffs, standoffs, standoffs), "tuned": tuned,
+            "tuned_better": better}  # fmt: skip
+
+
+def test_variant_verdicts_follow_the_stated_criteria():
+    rows = [
+        _row("threshold 7 (base)", (0.80, 0.78, 0.82)),
+        _row("threshold 3", (0.90, 0.88, 0.92)),  # clearly more skill: better
+        _row("threshold 4", (0.90, 0.88, 0.92), first_low=0.26),  # ... but first seat ahead
+        _row("threshold 5", (0.81, 0.79, 0.83)),  # within noise
+        _row("threshold 6", (0.70, 0.68, 0.72)),  # clearly less skill: worse
+        _row("threshold 8", (0.90, 0.88, 0.92), standoffs=0.02),  # more stand-offs: worse
+        # tuned play counts only where tuning was clearly better
+        _row("threshold 9", (0.80, 0.78, 0.82), tuned=(0.9, 0.88, 0.92), better=True),
+        _row("threshold 10", (0.80, 0.78, 0.82), tuned=(0.9, 0.88, 0.92), better=False),
+    ]
+    table = variants.verdicts(rows).set_index("rule set")
+    assert table.loc["threshold 3", "verdict"] == "better"
+    assert table.loc["threshold 4", "verdict"] == "worse"
+    assert table.loc["threshold 5", "verdict"] == "no clear difference"
+    assert table.loc["threshold 6", "verdict"] == "worse"
+    assert table.loc["threshold 8", "verdict"] == "worse"
+    assert table.loc["threshold 9", "verdict"] == "better"
+    assert table.loc["threshold 10", "verdict"] == "no clear difference"
+    assert table.loc["threshold 3", "skill_diff"] == pytest.approx(0.10)
+    # Holm: the smallest p times m, then step-down, never decreasing
+    np.testing.assert_allclose(variants._holm(np.array([0.01, 0.04, 0.03, 0.5])),
+                               [0.04, 0.09, 0.09, 0.5])  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -162,7 +198,8 @@ def test_variants_skill_intervals_are_paired(variant_section):
 
 def test_variants_takeaway_follows_the_table(variant_section):
     rows = variant_section.data["rows"]
-    text = next(b for b in variant_section.blocks if isinstance(b, str))
+    text = next(b for b in variant_section.blocks
+                if isinstance(b, str) and "quickest games" in b)  # fmt: skip
     quickest = rows.loc[rows["length"].idxmin(), "rule set"]
     longest = rows.loc[rows["length"].idxmax(), "rule set"]
     assert f"quickest games are under **{quickest}**" in text

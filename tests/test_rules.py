@@ -557,3 +557,15 @@ def test_to_dict_is_a_copy():
     data["milestones"]["50"] = 0
     assert rules.threshold == 7
     assert rules.milestones == ((50, 25), (100, 50))
+
+
+def test_every_variant_has_its_one_line_in_the_rule_book():
+    from pathlib import Path
+
+    from yaniv_sim.rules import VARIANT_MEANINGS, VARIANTS
+
+    assert set(VARIANT_MEANINGS) == set(VARIANTS)
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text()
+    for name, meaning in VARIANT_MEANINGS.items():
+        sets = ", ".join(f"`{k} = {str(v).lower()}`" for k, v in VARIANTS[name].items())
+        assert f"| `{name}` | {sets} | {meaning} |" in text

@@ -48,7 +48,9 @@ __all__ = [
     "table_csv",
 ]
 
-FORMAT_VERSION = 2  # 2: decision-table.csv intervals clustered by game, games, p-values, FDR
+# 2: decision-table.csv intervals clustered by game, games, p-values, FDR
+# 3: assaf-risk.csv intervals clustered by game, and its games column
+FORMAT_VERSION = 3
 META_FILE = "report-tables.json"
 
 # the turn bands of the ``band`` column: turns played in the round (every
@@ -107,6 +109,7 @@ TABLES: dict[str, TableFormat] = {
             Column("fewest", "int64", _FEWEST),
             Column("band", "int64", _BAND),
             Column("n", "int64", _N),
+            Column("games", "int64", "the games the cell's decision points come from"),
             Column(
                 "assafs",
                 "int64",
@@ -114,7 +117,13 @@ TABLES: dict[str, TableFormat] = {
                 "value or less, so a call would have been Assafed",
             ),
             Column("risk", "float64", "the Assaf risk: `assafs / n`"),
-            Column("low", "float64", "lower end of the 95% Wilson interval of `risk`"),
+            Column(
+                "low",
+                "float64",
+                "lower end of the 95% interval of `risk`: the wider of the Wilson interval "
+                "of the points and the cluster-robust one with the game as the cluster "
+                "(0 to 1 for a cell from one game)",
+            ),
             Column("high", "float64", "upper end of that interval"),
         ),
         keys=("players", "opponents", "hand_value", "fewest", "band"),

@@ -481,7 +481,9 @@ def _player_counts(text: str) -> tuple[int, ...]:
 @main.command("report")
 @rules_options
 @click.option("--players", "players_text", default="2..5", show_default=True,
-              metavar="A..B|LIST", help="Table sizes to study, e.g. 2..5 or 3,4.")  # fmt: skip
+              metavar="A..B|LIST", help="Table sizes to study, e.g. 2..5 or 3,4 (the "
+                                        "player's page: every size with a shipped solution, "
+                                        "unless given).")  # fmt: skip
 @click.option("--policy", default="best", show_default=True, metavar="SPEC",
               help="The policy whose play the Assaf-risk and calling sections study.")  # fmt: skip
 @click.option("--games", type=click.IntRange(10), default=None,
@@ -491,12 +493,13 @@ def _player_counts(text: str) -> tuple[int, ...]:
 @seed_option
 @click.option("--section", "sections", multiple=True, metavar="NAME",
               help="Only this section, repeatable: players-page, assaf-risk, when-to-call, "
-                   "variants, milestones, league.")  # fmt: skip
+                   "what-you-see, variants, milestones, league.")  # fmt: skip
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Report folder [default: reports/strategy-<rules>, with -quick for --quick].",
+    help="Report folder [default: reports/strategy-<rules>, with -quick for --quick; with no "
+    "rule set named, one folder each for standard and nordic: OUT/standard, OUT/nordic].",
 )
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
               show_default=True, help="Where simulations are stored and reused.")  # fmt: skip
@@ -508,6 +511,10 @@ def _player_counts(text: str) -> tuple[int, ...]:
 def report_command(rules, players_text, policy, games, quick, seed, sections, out, data, workers,
                    dask, quiet):  # fmt: skip
     """Simulate and write the strategy report (Markdown, HTML and PNG charts).
+
+    With no --rules, --variant or --set, it writes two reports, one for each
+    rule book the project starts from: standard (the German rules) and nordic
+    (the Norwegian rules).
 
     Sections: the player's page (read from the shipped solved strategies and
     equity tables, nothing simulated); Assaf risk by hand value; when to call
@@ -523,22 +530,37 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
 
     from yaniv_sim.engine.specs import canonical_spec
     from yaniv_sim.report import ReportOptions, build_report
-    from yaniv_sim.rules import rules_label
+    from yaniv_sim.rules import Rules, rules_label
 
+    ctx = click.get_current_context()
+    named = (ctx.get_parameter_source("rules_name") != click.core.ParameterSource.DEFAULT
+             or ctx.params.get("variants") or ctx.params.get("settings"))  # fmt: skip
+    books = [rules] if named else [Rules.preset("standard"), Rules.preset("nordic")]
     counts = _player_counts(players_text)
-    for n in counts:
-        rules.check_players(n)
+    for book in books:
+        for n in counts:
+            book.check_players(n)
     policy = canonical_spec(policy)
-    options = ReportOptions(rules=rules, players=counts, policy=policy, seed=seed, quick=quick,
-                            workers=workers, dask=dask, data=data, quiet=quiet,
-                            command_line="yaniv-sim " + shlex.join(sys.argv[1:]))  # fmt: skip
-    if games is not None:
-        options.scale = games / options.DECISION_GAMES[1 if quick else 0]
-    if out is None:
-        label = rules_label(rules) if rules_label(rules) in ("standard", "nordic") else "custom"
-        out = Path("reports") / (f"strategy-{label}" + ("-quick" if quick else ""))
-    md, html = build_report(options, out, sections or None)
-    click.echo(f"report written to {md} and {html}")
+    command = "yaniv-sim " + shlex.join(sys.argv[1:])
+    for book in books:
+        label = rules_label(book) if rules_label(book) in ("standard", "nordic") else "custom"
+        # the command that makes this report alone
+        command_line = command + (f" --rules {label}" if len(books) > 1 else "")
+        given = ctx.get_parameter_source("players_text") != click.core.ParameterSource.DEFAULT
+        options = ReportOptions(rules=book, players=counts, policy=policy, seed=seed,
+                                quick=quick, workers=workers, dask=dask, data=data, quiet=quiet,
+                                command_line=command_line,
+                                page_players=None if given else tuple(range(2, 9)))  # fmt: skip
+        if games is not None:
+            options.scale = games / options.DECISION_GAMES[1 if quick else 0]
+        if out is None:
+            folder = Path("reports") / (f"strategy-{label}" + ("-quick" if quick else ""))
+        else:
+            folder = out / label if len(books) > 1 else out
+        if len(books) > 1:
+            options.say(f"rules {label}: report {books.index(book) + 1} of {len(books)}")
+        md, html = build_report(options, folder, sections or None)
+        click.echo(f"report written to {md} and {html}")
 
 
 def _took(items: tuple[str, ...]) -> dict[int, str]:

@@ -72,6 +72,10 @@ class Comparison:
     sequential: str | None = None  # the SPRT's verdict when it stopped early
     # each deal's win share of each policy (deals x policies), averaged over its replays
     deal_wins: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    # each deal's round points of each policy's seats, summed over its replays, and the
+    # round-seats they were scored over (deals x policies)
+    deal_points: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    deal_seats: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
     def gain_over_fair(self, policy: int = 0) -> tuple[float, float, float]:
         """A policy's win share less its fair share, with the paired 95% interval over deals.
@@ -80,6 +84,18 @@ class Comparison:
         what a single seat gains by playing ``A`` at a table of ``B``.
         """
         return deal_interval(self.deal_wins[:, policy] - 1 / len(self.policies))
+
+    def points_difference(self, a: int = 0, b: int = 1) -> tuple[float, float, float]:
+        """Policy ``a``'s points per round less ``b``'s, with the paired 95% interval over deals.
+
+        Each deal gives one value, ``a``'s mean round score on that deal's
+        replays less ``b``'s, so the luck of the cards cancels; positive means
+        ``a`` scores more (worse: low scores are good in Yaniv).
+        """
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per = self.deal_points / self.deal_seats
+        d = per[:, a] - per[:, b]
+        return deal_interval(d[np.isfinite(d)])
 
     def __str__(self) -> str:
         lines = [
@@ -132,8 +148,11 @@ def _rotation(job):
     request = SimRequest.make(Rules.from_dict(rules_data), players, seating, games=games,
                               seed=seed, seating="fixed", chunk_size=chunk)  # fmt: skip
     tables = play_chunk(request, index)
-    wins = np.zeros((request.chunk_units(index)[1], k))
-    score_sum, round_seats, calls, assafs, score_sq = (np.zeros(k) for _ in range(5))
+    deals = request.chunk_units(index)[1]
+    wins = np.zeros((deals, k))
+    # per deal and policy: round points and round-seats played (for paired score intervals)
+    deal_points, deal_seats = np.zeros((deals, k)), np.zeros((deals, k))
+    calls, assafs = np.zeros(k), np.zeros(k)
     g = tables["games"]
     winner = g["winner"].to_numpy()
     has = winner >= 0
@@ -149,13 +168,12 @@ def _rotation(job):
         out = g[f"out_round_{s}"].to_numpy()[game_of]
         playing = (out < 0) | (round_of <= out)
         scores = r[f"score_{s}"].to_numpy()[playing].astype(np.float64)
-        score_sum[p] += scores.sum()
-        score_sq[p] += (scores**2).sum()
-        round_seats[p] += playing.sum()
+        np.add.at(deal_points[:, p], game_of[playing], scores)
+        np.add.at(deal_seats[:, p], game_of[playing], 1.0)
         mine = called & (caller == s)
         calls[p] += mine.sum()
         assafs[p] += (mine & assaf).sum()
-    return wins, score_sum, round_seats, calls, assafs, len(r), score_sq
+    return wins, deal_points, deal_seats, calls, assafs, len(r)
 
 
 def compare(
@@ -224,7 +242,7 @@ def compare(
             parts.append(
                 (
                     sum(r[0] for r in results),
-                    *(sum(r[i] for r in results) for i in range(1, 7)),
+                    *(sum(r[i] for r in results) for i in range(1, 6)),
                 )
             )
             if sequential:
@@ -236,18 +254,17 @@ def compare(
         if pool is not None:
             pool.shutdown()
     wins = np.concatenate([p[0] for p in parts])
-    score_sum, round_seats, calls, assafs = (sum(p[i] for p in parts) for i in range(1, 5))
+    deal_points = np.concatenate([p[1] for p in parts])
+    deal_seats = np.concatenate([p[2] for p in parts])
+    calls, assafs = (sum(p[i] for p in parts) for i in (3, 4))
     rounds_total = sum(p[5] for p in parts)
-    score_sq = sum(p[6] for p in parts)
     games = len(wins)
     n = games
     table_rows = []
     for i, name in enumerate(policies):
         # the win share with its interval over the deals (see deal_interval)
         share, low, high = deal_interval(wins[:, i], clip=(0.0, 1.0))
-        seats = max(round_seats[i], 1)
-        mean_score = score_sum[i] / seats
-        score_se = math.sqrt(max(score_sq[i] / seats - mean_score**2, 0.0) / seats)
+        mean_score, score_se = _ratio_mean(deal_points[:, i], deal_seats[:, i])
         assaf_low, assaf_high = wilson_interval(assafs[i], calls[i])
         table_rows.append(
             {
@@ -257,8 +274,8 @@ def compare(
                 "win_high": high,
                 "fair_share": 1 / k,
                 "mean_round_score": mean_score,
-                "score_low": mean_score - 1.96 * score_se,
-                "score_high": mean_score + 1.96 * score_se,
+                "score_low": mean_score - Z * score_se,
+                "score_high": mean_score + Z * score_se,
                 "assaf_per_call": assafs[i] / max(calls[i], 1),
                 "assaf_low": assaf_low,
                 "assaf_high": assaf_high,
@@ -284,7 +301,26 @@ def compare(
             }
         )
     return Comparison(rules, players, list(policies), games, seed, pd.DataFrame(table_rows),
-                      pd.DataFrame(pair_rows), decision, wins)  # fmt: skip
+                      pd.DataFrame(pair_rows), decision, wins, deal_points,
+                      deal_seats)  # fmt: skip
+
+
+def _ratio_mean(points: np.ndarray, seats: np.ndarray) -> tuple[float, float]:
+    """Points per round-seat over all deals, with its standard error clustered by deal.
+
+    A deal's rounds are not independent (one game's totals and eliminations
+    shape every later round), so the error is the ratio estimator's, with the
+    deal as the cluster: ``sqrt(sum_d (P_d - m N_d)^2 * n / (n - 1)) / sum_d N_d``.
+    """
+    total = float(seats.sum())
+    if total == 0:
+        return math.nan, math.inf
+    mean = float(points.sum()) / total
+    n = len(points)
+    if n < 2:
+        return mean, math.inf
+    resid = points - mean * seats
+    return mean, math.sqrt(float((resid**2).sum()) * n / (n - 1)) / total
 
 
 def _sprt(d: np.ndarray, effect: float, alpha: float) -> str | None:

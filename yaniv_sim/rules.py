@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from yaniv_sim.cards import N_NATURAL
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "VARIANTS", "Rules"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "VARIANTS", "VARIANT_MEANINGS", "Rules"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -77,6 +77,18 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "slapdown": {"slapdown": True},
     "double-joker": {"jokers_per_deck": 4},
     "milestone-theft": {"milestone_theft": True},
+}
+
+# each variant in one line, in players' words
+VARIANT_MEANINGS: dict[str, str] = {
+    "yaniv5": "a call needs a hand of 5 or less",
+    "yaniv9": "a call needs a hand of 9 or less",
+    "no-assaf": "a call always wins the round: nobody can Assaf it",
+    "slapdown": "a player left holding nothing but jokers (a hand of 0) right after the draw "
+    "may end the round at once, and cannot be Assafed",
+    "double-joker": "four jokers in each deck instead of two",
+    "milestone-theft": "landing exactly on a milestone also charges 30 points to the leaders "
+    "(the other players with the lowest total)",
 }
 
 # Allowed values: (low, high) for integers, a tuple of choices otherwise.

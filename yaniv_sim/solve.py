@@ -65,6 +65,7 @@ __all__ = [
     "Solution",
     "SolveError",
     "SolveRequest",
+    "branch_values",
     "cell_tests",
     "check",
     "decision_gains",
@@ -207,21 +208,22 @@ class Solution:
 # --- the values of both choices --------------------------------------------------
 
 
-def decision_gains(
-    dataset, rules: Rules, base: str, equity: Equity | None, policy: int | None = None
-) -> pd.DataFrame:
-    """One row per decision point where the call table decides: its cell and both gains.
+def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
+    """Every decision point of a branch dataset with what the players could see and both values.
 
-    ``dataset`` is a games dataset simulated with branches; ``policy`` a
-    policy id of its manifest to keep only that policy's decisions (default:
-    all). Columns:
-    ``game`` (the cluster), ``hand_value``, ``fewest``, ``band``,
-    ``opponents`` (1, 2, 3 for 3 or more), ``pickup`` (the cell, as the
-    policy's table reads it), ``called``, ``points_gain`` (round
+    One row per row of ``dataset.decisions`` (same order): ``game``, ``seat``,
+    ``turn``, ``hand_value``, ``fewest``, ``band``, ``opponents`` (still in, 3
+    meaning 3 or more), ``seats_in`` (the seats still in, the caller's too),
+    ``pickup`` (1: an opponent still holds cards it took from the pile worth
+    no more than the hand), ``next_fewest`` (1: the next opponent in playing
+    order holds the fewest cards, ties included), ``total`` (the seat's game
+    total before the round), ``assaf_out`` (1: an Assaf's points would take
+    that total over the limit, milestones aside), ``called``, ``assafed``
+    (1: some opponent held the hand value or less: the Assaf risk of calling
+    here, hidden information recorded for analysis), ``points_gain`` (round
     margin if it waits less if it calls: positive means calling is better)
     and, with an ``equity``, ``win_gain`` (the seat's game-win chance after
-    the round if it calls less if it waits); ``row`` is the decision point's
-    row in ``dataset.decisions``.
+    the round if it calls less if it waits).
     """
     dec, rounds, games = dataset.decisions, dataset.rounds, dataset.games
     needed = ["score_0_if_call", "round_winner_if_call"]
@@ -230,6 +232,7 @@ def decision_gains(
             "the dataset has no per-seat branch scores: simulate games with branches=True"
         )
     players = int(dataset.manifest["request"]["players"])
+    rules = Rules.from_dict(dataset.manifest["request"]["rules"])
     rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
     before = totals_before(rounds, players)
     alive = alive_in_rounds(rounds, games, players)
@@ -239,34 +242,34 @@ def decision_gains(
         raise SolveError("the dataset's decisions name rounds it does not hold")
     seat = dec["seat"].to_numpy(np.int64)
     rows = np.arange(len(dec))
-    opp_cards = dec[[f"opp{k}_cards" for k in range(1, players)]].to_numpy()
+    opp_cards = dec[[f"opp{k}_cards" for k in range(1, players)]].to_numpy(np.int64)
     opponents = (opp_cards >= 0).sum(axis=1)
     turn = dec["turn"].to_numpy(np.int64)
-    vector = policy_vector(base)
-    control = np.ones(len(dec), bool)
-    patience = int(vector[HEURISTIC.slot("patience")])
-    if patience > 0:
-        seats_in = opponents + 1
-        control &= ~((turn >= 2 * patience) & (turn >= patience * seats_in))
     value = dec["hand_value"].to_numpy(np.int64)
     took = dec[[f"opp{k}_took" for k in range(1, players)]].to_numpy(np.int64)
     took_value = dec[[f"opp{k}_took_value" for k in range(1, players)]].to_numpy(np.int64)
     pickup = ((took > 0) & (took_value <= value[:, None])).any(axis=1)
-    if vector[HEURISTIC.slot("milestone")] > 0:
-        penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
-        landing = before[at, seat] + penalty
-        marks = np.array([m for m, _ in rules.milestones] or [-1])
-        control &= ~np.isin(landing, marks)
+    fewest = dec["fewest_opponent_cards"].to_numpy(np.int64)
+    held = np.where(opp_cards >= 0, opp_cards, np.iinfo(np.int64).max)
+    first_in = np.argmax(opp_cards >= 0, axis=1)  # the next opponent still in
+    total = before[at, seat]
+    penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
     frame = pd.DataFrame(
         {
-            "row": np.arange(len(dec)),
             "game": dec["game"].to_numpy(np.int64),
+            "seat": seat,
+            "turn": turn,
             "hand_value": np.minimum(value, TABLE_VALUES - 1),
-            "fewest": np.minimum(dec["fewest_opponent_cards"].to_numpy(np.int64), TABLE_CARDS),
+            "fewest": np.minimum(fewest, TABLE_CARDS),
             "band": np.searchsorted(np.array(TABLE_BAND_EDGES), turn, side="right"),
             "opponents": np.minimum(opponents, TABLE_OPPONENTS),
+            "seats_in": opponents + 1,
             "pickup": pickup.astype(np.int64),
+            "next_fewest": (held[rows, first_in] == fewest).astype(np.int64),
+            "total": total,
+            "assaf_out": (total + penalty > rules.limit).astype(np.int64),
             "called": dec["called"].to_numpy(bool),
+            "assafed": (dec["lowest_opponent"].to_numpy(np.int64) <= value).astype(np.int64),
         }
     )
     per = np.maximum(opponents, 1)
@@ -292,8 +295,46 @@ def decision_gains(
             )
             chance[way] = values[rows, seat]
         frame["win_gain"] = chance["call"] - chance["wait"]
+    return frame
+
+
+def decision_gains(
+    dataset, rules: Rules, base: str, equity: Equity | None, policy: int | None = None
+) -> pd.DataFrame:
+    """One row per decision point where the call table decides: its cell and both gains.
+
+    ``dataset`` is a games dataset simulated with branches; ``policy`` a
+    policy id of its manifest to keep only that policy's decisions (default:
+    all). Columns:
+    ``game`` (the cluster), ``hand_value``, ``fewest``, ``band``,
+    ``opponents`` (1, 2, 3 for 3 or more), ``pickup`` (the cell, as the
+    policy's table reads it), ``called``, ``points_gain`` (round
+    margin if it waits less if it calls: positive means calling is better)
+    and, with an ``equity``, ``win_gain`` (the seat's game-win chance after
+    the round if it calls less if it waits); ``row`` is the decision point's
+    row in ``dataset.decisions`` (see :func:`branch_values`).
+    """
+    values = branch_values(dataset, equity)
+    dec = dataset.decisions
+    vector = policy_vector(base)
+    control = np.ones(len(dec), bool)
+    patience = int(vector[HEURISTIC.slot("patience")])
+    if patience > 0:
+        seats_in = values["seats_in"].to_numpy()
+        turn = values["turn"].to_numpy()
+        control &= ~((turn >= 2 * patience) & (turn >= patience * seats_in))
+    if vector[HEURISTIC.slot("milestone")] > 0:
+        value = dec["hand_value"].to_numpy(np.int64)
+        penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
+        landing = values["total"].to_numpy() + penalty
+        marks = np.array([m for m, _ in rules.milestones] or [-1])
+        control &= ~np.isin(landing, marks)
     if policy is not None:
         control &= dec["policy"].to_numpy() == policy
+    columns = ["game", "hand_value", "fewest", "band", "opponents", "pickup", "called",
+               "points_gain"] + (["win_gain"] if equity is not None else [])  # fmt: skip
+    frame = values[columns].assign(row=np.arange(len(dec)))
+    frame = frame[["row", *columns]]
     return frame[control].reset_index(drop=True)
 
 
@@ -586,7 +627,7 @@ def shipped(rules_name: str, players: int) -> Path:
     """The solved policy file shipped with the package for a preset and table size."""
     path = DATA / f"{rules_name}-{players}p.toml"
     if not path.exists():
-        have = sorted(p.stem for p in DATA.glob("*.toml"))
+        have = sorted(p.stem for p in DATA.glob("*p.toml"))  # not the tiers' files
         raise SolveError(
             f"no solved strategy ships for {rules_name} at {players} players; shipped: "
             f"{', '.join(have) or 'none'} (make one with yaniv-sim solve)"

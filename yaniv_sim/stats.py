@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["benjamini_hochberg", "clustered_means", "wilson_interval"]
+__all__ = ["benjamini_hochberg", "clustered_interval", "clustered_means", "wilson_interval"]
 
 
 def wilson_interval(successes, trials, confidence: float = 0.95):
@@ -87,6 +87,24 @@ def clustered_means(values, groups, clusters) -> pd.DataFrame:
     result["p_above"] = np.where(clusters_n > 1, p_above, np.nan)
     result["p_below"] = np.where(clusters_n > 1, p_below, np.nan)
     return result
+
+
+def clustered_interval(means: pd.DataFrame, clip: tuple[float, float] | None = None):
+    """The 95% interval ``(low, high)`` of each row of :func:`clustered_means`.
+
+    Student t with ``clusters - 1`` degrees of freedom. With ``clip`` (the
+    range a share can take, ``(0, 1)``), the ends are clipped to it and a
+    group from a single cluster gets the whole range: one game says nothing
+    about how much games differ.
+    """
+    half = stats.t.ppf(0.975, np.maximum(means["clusters"] - 1, 1)) * means["se"]
+    low = (means["mean"] - half).to_numpy(np.float64)
+    high = (means["mean"] + half).to_numpy(np.float64)
+    if clip is not None:
+        one = means["clusters"].to_numpy() < 2
+        low = np.where(one, clip[0], np.maximum(low, clip[0]))
+        high = np.where(one, clip[1], np.minimum(high, clip[1]))
+    return low, high
 
 
 def benjamini_hochberg(p_values, q: float = 0.05) -> np.ndarray:

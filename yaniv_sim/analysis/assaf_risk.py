@@ -31,7 +31,7 @@ from yaniv_sim import odds
 from yaniv_sim.cards import deck_codes
 from yaniv_sim.engine.specs import TABLE_BAND_EDGES
 from yaniv_sim.rules import Rules
-from yaniv_sim.stats import wilson_interval
+from yaniv_sim.stats import clustered_interval, clustered_means, wilson_interval
 
 __all__ = ["BAND_NAMES", "assaf_risk", "called_assaf_rate", "naive_assaf_risk", "turn_band"]
 
@@ -44,19 +44,42 @@ def turn_band(turn) -> np.ndarray:
 
 
 def assaf_risk(decisions: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Assaf risk with a 95% Wilson interval for each group of decision points.
+    """Assaf risk with a 95% interval for each group of decision points.
 
     ``decisions`` is a ``decisions`` table (with any extra columns named in
     ``by``, such as ``players`` or ``band``). Returns one row per group:
-    the ``by`` columns, ``n`` (decision points), ``assafs`` (points where an
-    opponent held the value or less), ``risk``, ``low``, ``high``.
+    the ``by`` columns, ``n`` (decision points), ``games`` (the games they
+    come from), ``assafs`` (points where an opponent held the value or
+    less), ``risk``, ``low``, ``high``.
+
+    The points of one game are not independent (a round's consecutive turns
+    face the same opponents' hands), so the interval is cluster-robust with
+    the game as the cluster (:func:`yaniv_sim.stats.clustered_interval`;
+    ``players`` and ``game`` together name a game when both are columns),
+    and never narrower than the Wilson interval of the points: the union of
+    the two. A group from a single game gets 0 to 1.
     """
     hit = (decisions["lowest_opponent"] <= decisions["hand_value"]).astype(np.int64)
     grouped = hit.groupby([decisions[c] for c in by], observed=True)
     table = pd.DataFrame({"n": grouped.size(), "assafs": grouped.sum()}).reset_index()
     table["risk"] = table["assafs"] / table["n"]
-    table["low"], table["high"] = wilson_interval(table["assafs"], table["n"])
-    return table
+    wilson_low, wilson_high = wilson_interval(table["assafs"], table["n"])
+    if "game" not in decisions.columns:
+        table.insert(len(by) + 1, "games", table["n"])
+        table["low"], table["high"] = wilson_low, wilson_high
+        return table
+    game = decisions["game"].to_numpy(np.int64)
+    if "players" in decisions.columns:
+        game = game * 16 + decisions["players"].to_numpy(np.int64)
+    keys = decisions[by].reset_index(drop=True)
+    means = clustered_means(hit.to_numpy(np.float64), keys, game)
+    low, high = clustered_interval(means, (0.0, 1.0))
+    means = means[by].assign(games=means["clusters"].to_numpy(), _low=low, _high=high)
+    table = table.merge(means, on=by, how="left")
+    table["low"] = np.minimum(wilson_low, table.pop("_low"))
+    table["high"] = np.maximum(wilson_high, table.pop("_high"))
+    columns = [*by, "n", "games", "assafs", "risk", "low", "high"]
+    return table[columns]
 
 
 def called_assaf_rate(decisions: pd.DataFrame, by: list[str]) -> pd.DataFrame:

@@ -20,6 +20,7 @@ SECTIONS: dict[str, str] = {
     "players-page": "players_page",
     "assaf-risk": "assaf_risk",
     "when-to-call": "when_to_call",
+    "what-you-see": "public_info",
     "variants": "variants",
     "milestones": "milestones",
     "league": "league",

@@ -12,9 +12,11 @@ its base policy (``best``). The words and the table say so ("as best").
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
-from yaniv_sim import equity, solve
+from yaniv_sim import equity, solve, tiers
 from yaniv_sim.engine.specs import TABLE_BAND_EDGES, TABLE_CARDS, TABLE_OPPONENTS
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
@@ -25,7 +27,8 @@ BAND_LETTERS = "EML"  # early, middle, late
 VERDICTS = {1: "call", 0: "wait"}
 DEFER = "best"  # a cell the table leaves to its base policy
 SYMBOL = {"call": "C", "wait": "W", DEFER: "·"}
-LEVEL_TOTALS = (0, 40, 80, 120, 160)  # the Assaf-cost table: both players at this total
+LEVEL_TOTALS = (0, 40, 80, 120, 160)  # the Assaf-cost table: every player at this total
+OPPONENT_TOTALS = (0, 50, 100, 150)  # the milestone table: the opponent at this total
 
 
 def _band_range(bands: tuple[int, ...]) -> str:
@@ -198,30 +201,114 @@ def _printed(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def assaf_costs(rules, table: equity.Equity, values) -> pd.DataFrame:
-    """What an Assaf costs in win chance, two players in, both at the same total.
+def assaf_costs(rules, name: str, values, ins=(2, 3, 4)) -> pd.DataFrame:
+    """What an Assaf costs in win chance, ``k`` players in, all at the same total.
 
-    For each ``total`` in :data:`LEVEL_TOTALS` and hand value: the points the
-    Assaf adds to the caller's total (the hand, if the rules add it, plus the
-    penalty), the caller's win chance if the opponent wins the round and the
-    caller scores nothing (``chance_if_nothing``), the same after the Assaf's
-    points (``chance_after``, milestones applied) and the difference
-    (``cost``). The opponent starts the next round in both. The Assafer's own
-    score (its hand under ``assaf_winner_scores = "hand"``) is left out.
+    For each ``players_in`` ``k`` in ``ins`` (from the shipped ``k``-player
+    equity table, a game dealt to ``k``), ``total`` in :data:`LEVEL_TOTALS` and
+    hand value: the points the Assaf adds to the caller's total (the hand, if
+    the rules add it, plus the penalty), the caller's win chance if the next
+    seat wins the round and the caller scores nothing (``chance_if_nothing``),
+    the same after the Assaf's points (``chance_after``, milestones applied) and
+    the difference (``cost``). The next seat starts the next round in both.
+    The other players' own scores are left out (the Assafer's hand, at most
+    yours, under ``assaf_winner_scores = "hand"``).
     """
-    seats = table.players
     rows = []
-    for total in LEVEL_TOTALS:
-        totals = [total, total] + [rules.limit + 1] * (seats - 2)
-        alive = [True, True] + [False] * (seats - 2)
-        base = table.after_round(totals, [0] * seats, alive, starter=0, winner=1)[0]
-        for value in values:
-            points = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
-            scores = [points] + [0] * (seats - 1)
-            after = table.after_round(totals, scores, alive, starter=0, winner=1)[0]
-            rows.append({"total": total, "hand_value": value, "points": points,
-                         "chance_if_nothing": base, "chance_after": after,
-                         "cost": base - after})  # fmt: skip
+    for k in ins:
+        table = equity.shipped(name, k)
+        for total in LEVEL_TOTALS:
+            totals = [total] * k
+            base = table.after_round(totals, [0] * k, None, starter=0, winner=1)[0]
+            for value in values:
+                points = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
+                scores = [points] + [0] * (k - 1)
+                after = table.after_round(totals, scores, None, starter=0, winner=1)[0]
+                rows.append({"players_in": k, "total": total, "hand_value": value,
+                             "points": points, "chance_if_nothing": base,
+                             "chance_after": after, "cost": base - after})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def milestone_values(rules, name: str) -> pd.DataFrame:
+    """What landing exactly on a milestone is worth, two players in.
+
+    For each milestone (``milestone`` -> ``to``) and opponent total in
+    :data:`OPPONENT_TOTALS` (at most the limit): the win chance at ``to``
+    (landed) and at ``milestone`` (had it not counted), the opponent to start
+    the next round, and the difference ``value``, from the shipped two-player
+    equity table.
+    """
+    two = equity.shipped(name, 2)
+    rows = []
+    for milestone, to in rules.milestones:
+        for other in OPPONENT_TOTALS:
+            if other > rules.limit:
+                continue
+            landed = float(two.win_chances([to, other], None, starter=1)[0])
+            missed = float(two.win_chances([milestone, other], None, starter=1)[0])
+            rows.append({"milestone": milestone, "to": to, "opponent": other,
+                         "chance_landed": landed, "chance_at_milestone": missed,
+                         "value": landed - missed})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def yardstick(name: str) -> pd.DataFrame:
+    """The shipped matches of the search player (``yardstick.json``) under ``name``'s rules."""
+    path = solve.DATA / "yardstick.json"
+    matches = json.loads(path.read_text(encoding="utf-8"))["matches"] if path.exists() else []
+    rows = [{"players": m["players"], "first": m["first"], "second": m["second"],
+             "deals": m["deals"], "difference": m["difference"][0], "low": m["difference"][1],
+             "high": m["difference"][2], "command": m["command"]}
+            for m in matches if m["rules"] == name]  # fmt: skip
+    columns = ["players", "first", "second", "deals", "difference", "low", "high", "command"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def tier_rows(name: str, sizes) -> pd.DataFrame:
+    """The shipped tiers (:mod:`yaniv_sim.tiers`) and what each costs, one row per size and tier.
+
+    Columns ``players``, ``tier`` (``one line``, ``small table``, ``best``),
+    ``words`` (the one line's rule), ``cuts`` (the small table's), the cost in
+    win share (``win_cost``, ``win_low``, ``win_high``: the full strategy's
+    share less the tier's) and in points per round (``points_cost``, ...: the
+    tier's less the full strategy's), ``deals`` and ``file``.
+    """
+    rows = []
+    for players in sizes:
+        saved = tiers.read_shipped(name, players)
+        if saved is None:
+            continue
+        for tier in ("one line", "small table", "best"):
+            entry = saved["tiers"][tier]
+            words = (tiers.OneLine(entry["many"], entry["few"]).words() if tier == "one line"
+                     else "")  # fmt: skip
+            rows.append({"players": players, "tier": tier, "words": words,
+                         "cuts": entry.get("cuts"), "win_cost": entry["win_cost"][0],
+                         "win_low": entry["win_cost"][1], "win_high": entry["win_cost"][2],
+                         "points_cost": entry["points_cost"][0],
+                         "points_low": entry["points_cost"][1],
+                         "points_high": entry["points_cost"][2], "deals": saved["deals"],
+                         "file": entry.get("file", "")})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _cost(low: float, mid: float, high: float, scale: float = 100.0, digits: int = 1,
+          sign: str = "") -> str:  # fmt: skip
+    f = f"{sign}.{digits}f"
+    return f"{scale * mid:{f}} ({scale * low:{f}} to {scale * high:{f}})"
+
+
+def _small_table(cuts) -> pd.DataFrame:
+    low, high = TABLE_BAND_EDGES
+    names = {(1, 1): "1 card", (2, 2): "2 cards", (3, 3): "3 cards"}
+    rows = []
+    for (a, b), row in zip(tiers.FEWEST_GROUPS, cuts, strict=False):
+        label = names.get((a, b), f"{a}+ cards")
+        rows.append({"shortest opponent hand": label,
+                     **{band: ("never" if x < 0 else f"{x} or less") for band, x in
+                        zip((f"turns 0-{low - 1}", f"turns {low}-{high - 1}",
+                             f"from turn {high}"), row, strict=False)}})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -243,7 +330,7 @@ def build(options: ReportOptions) -> Section:
                               "tables (nothing simulated)", "yaniv-sim": options.setup()[
                               "yaniv-sim"]})  # fmt: skip
     shipped, missing = {}, []
-    for players in options.players:
+    for players in options.page_players or options.players:
         try:
             shipped[players] = solve.shipped(name, players)
         except solve.SolveError:
@@ -251,7 +338,7 @@ def build(options: ReportOptions) -> Section:
     if not shipped:
         section.text(
             f"No solved calling strategy ships for the rules `{name}` at "
-            + ", ".join(map(str, options.players))
+            + ", ".join(map(str, options.page_players or options.players))
             + " players (the package ships `standard` and `nordic` at 2 to 6 and `standard` at 7; "
             "make one with `yaniv-sim solve`, see docs/solve.md). This page is read from "
             "those files only."
@@ -276,6 +363,9 @@ def build(options: ReportOptions) -> Section:
             "No solved strategy ships for " + ", ".join(map(str, missing)) + " players under "
             f"`{name}`: this page covers " + ", ".join(map(str, shipped)) + "."
         )
+    costs_by_tier = tier_rows(name, shipped)
+    if len(costs_by_tier):
+        _shortcut_summary(section, costs_by_tier, name)
     all_cells, all_lines, all_table = [], [], []
     for players, path in shipped.items():
         table = solve.read_table(path)
@@ -287,11 +377,34 @@ def build(options: ReportOptions) -> Section:
         all_table.append(printed.assign(players=players))
         full = min(players - 1, TABLE_OPPONENTS)
         everyone = "every opponent" if players > 2 else "the opponent"
-        section.text(
-            f"**{players} players** (lines for {everyone} still in, no pickup; indented: where "
-            "a pickup, or fewer opponents still in after eliminations, change it; the full "
-            "table has the rest). Hand values not listed: as best everywhere."
-        )
+        mine = costs_by_tier[costs_by_tier["players"] == players] if len(costs_by_tier) else []
+        if len(mine):
+            line = mine[mine["tier"] == "one line"].iloc[0]
+            small = mine[mine["tier"] == "small table"].iloc[0]
+            section.text(
+                f"**{players} players.** The one-line rule: **{line.words}** (costs "
+                f"{_cost(line.win_low, line.win_cost, line.win_high)} points of win share and "
+                f"{_cost(line.points_low, line.points_cost, line.points_high, 1, 2)} points a "
+                "round). The small table: the most to call at, by the shortest opponent hand "
+                f"and the turn (costs {_cost(small.win_low, small.win_cost, small.win_high)} "
+                "points of win share and "
+                f"{_cost(small.points_low, small.points_cost, small.points_high, 1, 2)} points "
+                "a round):"
+            )
+            section.table(_small_table(small.cuts),
+                          f"{name}, {players} players: the small table (call at the value "
+                          "given or less; never: do not call).")  # fmt: skip
+            section.text(
+                f"The full strategy ({everyone} still in, no pickup; indented: where a pickup, "
+                "or fewer opponents still in after eliminations, change it; the full table has "
+                "the rest; hand values not listed: as best everywhere):"
+            )
+        else:
+            section.text(
+                f"**{players} players** (lines for {everyone} still in, no pickup; indented: "
+                "where a pickup, or fewer opponents still in after eliminations, change it; "
+                "the full table has the rest). Hand values not listed: as best everywhere."
+            )
         section.text("\n".join(_rule_sentence(row, players) for row in lines.itertuples()))
         shown = printed[printed["hand_value"].isin(
             cells.loc[cells["verdict"] != DEFER, "hand_value"].unique())]  # fmt: skip
@@ -304,31 +417,130 @@ def build(options: ReportOptions) -> Section:
                 f"and {TABLE_BAND_EDGES[1]}+ (C call, W wait, · as best).",
             )
         path = f"yaniv_sim/data/solved/{name}-{players}p.toml"
+        files = ""
+        if len(mine):
+            files = " The tiers: " + ", ".join(
+                f"`yaniv_sim/data/solved/{f}`" for f in mine["file"] if f) + "."  # fmt: skip
         section.text(
             f"The full fixed-point table: `{path}`, playable with `--policy` (`yaniv-sim "
             f"simulate --policy {path} --rules {name} --players {players}`) or as a policy of "
-            f"`yaniv-sim compare {path} best --rules {name} --players {players}`."
+            f"`yaniv-sim compare {path} best --rules {name} --players {players}`." + files
         )
     section.data["cells"] = pd.concat(all_cells, ignore_index=True)
     section.data["rules"] = pd.concat(all_lines, ignore_index=True)
     section.data["table"] = pd.concat(all_table, ignore_index=True)
-    two = equity.shipped(name, 2)
     values = sorted({v for v in (1, 3, 5, rules.threshold) if v <= rules.threshold})
-    costs = assaf_costs(rules, two, values)
+    ins = tuple(k for k in (2, 3, 4) if k <= max(shipped))
+    costs = assaf_costs(rules, name, values, ins)
     section.data["assaf_cost"] = costs
-    wide = costs.pivot(index="total", columns="hand_value", values="cost")
-    printed = pd.DataFrame({"both players at": [str(t) for t in wide.index]})
+    sizes = costs["players_in"].unique()
+    printed = pd.DataFrame(
+        {
+            "players in": [str(k) for k in sizes for _ in LEVEL_TOTALS],
+            "everyone at": [str(t) for _ in sizes for t in LEVEL_TOTALS],
+        }
+    )
     for value in values:
-        points = int(costs.loc[costs["hand_value"] == value, "points"].iloc[0])
-        printed[f"Assafed on {value} (+{points})"] = [f"{100 * c:.1f}" for c in wide[value]]
+        part = costs[costs["hand_value"] == value]
+        points = int(part["points"].iloc[0])
+        printed[f"Assafed on {value} (+{points})"] = [f"{100 * c:.1f}" for c in part["cost"]]
     hand_note = (" The Assafer's own score (its hand, at most yours) is left out."
                  if rules.assaf_winner_scores == "hand" else "")  # fmt: skip
     section.text(
-        "**What an Assaf costs**, two players in: the points of win chance the Assaf's points "
-        f"(your hand plus {rules.assaf_penalty}) take from you, against the opponent winning "
-        "the round while you score nothing; the opponent starts the next round either way, "
-        "milestones applied. From the shipped two-player equity table (`best` self-play, "
+        "**What an Assaf costs**: the points of win chance the Assaf's points (your hand plus "
+        f"{rules.assaf_penalty}) take from you, against the next player winning the round while "
+        "you score nothing; that player starts the next round either way, milestones applied. "
+        "With more players in, each has a smaller chance to begin with; compare the cost with "
+        "the fair share (1 in 2, 3 or 4). "
+        "From the shipped equity tables of games dealt to that many players (`best` self-play, "
         "docs/equity.md)." + hand_note
     )
-    section.table(printed, f"{name}, two players in, points of win chance lost by an Assaf.")
+    section.table(printed, f"{name}: points of win chance lost by an Assaf, every player "
+                  "in at the same total.")  # fmt: skip
+    marks = milestone_values(rules, name)
+    section.data["milestones"] = marks
+    if len(marks):
+        wide = pd.DataFrame({"landing on": [f"{m} (to {t})" for m, t in rules.milestones]})
+        for other in marks["opponent"].unique():
+            part = marks[marks["opponent"] == other]
+            wide[f"opponent at {other}"] = [f"{100 * v:+.1f}" for v in part["value"]]
+        section.text(
+            "**What a milestone landing is worth**, two players in: the points of win chance "
+            "of ending a round exactly on a milestone (your total drops to the one given) "
+            "against staying on it, the opponent to start the next round. From the shipped "
+            "two-player equity table."
+        )
+        section.table(wide, f"{name}, two players in: points of win chance a milestone "
+                      "landing is worth, by the opponent's total.")  # fmt: skip
+    sticks = yardstick(name)
+    section.data["yardstick"] = sticks
+    if len(sticks):
+        section.text(_yardstick_text(sticks, name))
     return section
+
+
+def _verdict(low: float, high: float, first: str, second: str) -> str:
+    if low > 0:
+        return f"{first} is stronger"
+    if high < 0:
+        return f"{second} is stronger"
+    return "not separable"
+
+
+def _yardstick_text(sticks: pd.DataFrame, name: str) -> str:
+    """How close the solved strategies are to strong play, in words."""
+    parts = []
+    versus = sticks[sticks["first"] == "search"]
+    if len(versus):
+        parts.append(
+            "The search player (it deals 64 worlds consistent with what its seat has seen "
+            "and plays every choice out with `best`; docs/policies.md) beats `best` by "
+            + "; ".join(f"{_cost(r.low, r.difference, r.high)} points of win share at "
+                        f"{r.players} players ({r.deals} deals)" for r in versus.itertuples())
+            + "."
+        )  # fmt: skip
+    solved = sticks[sticks["first"] == "solved"]
+    if len(solved):
+        parts.append(
+            "Against it, the solved strategy's win share less the search's: "
+            + "; ".join(f"{_cost(r.low, r.difference, r.high, sign='+')} at {r.players} players "
+                        f"({r.deals} deals: {_verdict(r.low, r.high, 'solved', 'search')})"
+                        for r in solved.itertuples())
+            + ". The solved calls close part of the gap between `best` and strong play, not "
+            "all of it: the search also plays every discard and draw by rollouts, which the "
+            "solved strategies leave to `best`, and reads each position more finely than "
+            "the table's cells."
+        )  # fmt: skip
+    return f"**How close to strong play** ({name}). " + " ".join(parts)
+
+
+def _shortcut_summary(section: Section, rows: pd.DataFrame, name: str) -> None:
+    """The tiers' costs at every table size in one table."""
+    section.text(
+        "**What each shortcut costs.** Three ways to call, from simplest to the full "
+        "strategy: a **one-line rule** (call at X or less while every opponent holds 3+ "
+        "cards, at Y or less while one is down to 1-2), a **small table** (the most to call "
+        "at by the shortest opponent hand and the turn), and `best` itself (its own "
+        "Assaf-risk estimate, which reads what the opponents took from the pile and threw "
+        "away). Each was played in duplicate games against the full solved strategy "
+        "(`scripts/tiers.py`, docs/solve.md): its cost is the full strategy's win share "
+        "less its own (points of win share, paired 95% interval over deals) and the points a "
+        "round it scores more. The rules and the small tables were fitted to the full "
+        "strategy's decisions by the game-win chance each call gains; discards and draws "
+        "are `best`'s in all of them."
+    )
+    out = []
+    for players, part in rows.groupby("players"):
+        entry = {"players": str(players)}
+        by = {r.tier: r for r in part.itertuples()}
+        entry["one-line rule"] = by["one line"].words
+        for tier, label in (("one line", "one line"), ("small table", "small table"),
+                            ("best", "best alone")):  # fmt: skip
+            r = by[tier]
+            entry[f"{label}: win share"] = _cost(r.win_low, r.win_cost, r.win_high)
+            entry[f"{label}: points a round"] = _cost(r.points_low, r.points_cost,
+                                                      r.points_high, 1, 2)  # fmt: skip
+        out.append(entry)
+    section.table(pd.DataFrame(out), f"{name}: what each shortcut costs against the full "
+                  f"strategy ({int(rows['deals'].iloc[0]):,} duplicate deals a size).")  # fmt: skip
+    section.data["tiers"] = rows

@@ -24,7 +24,7 @@ from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.engine.specs import FAMILIES
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
-from yaniv_sim.rules import VARIANTS, Rules
+from yaniv_sim.rules import VARIANT_MEANINGS, VARIANTS, Rules
 from yaniv_sim.stats import wilson_interval
 from yaniv_sim.tune import tune
 
@@ -95,13 +95,26 @@ def _median_interval(values: np.ndarray) -> tuple[float, float, float]:
 
 def self_play_stats(rounds: pd.DataFrame, games: pd.DataFrame, players: int) -> dict:
     """Pace, Assaf rate and first-seat advantage of one games dataset (self-play)."""
-    per_game = rounds.groupby("game").agg(turns=("turns", "sum"), rounds=("turns", "size"))
+    outcome = rounds["outcome"].astype(str)
+    marks = pd.DataFrame({"game": rounds["game"].to_numpy(), "turns": rounds["turns"].to_numpy(),
+                          "call": outcome.isin(["yaniv", "assaf"]).to_numpy(),
+                          "assaf": (outcome == "assaf").to_numpy(),
+                          "standoff": outcome.isin(["void", "stock_out"]).to_numpy()})  # fmt: skip
+    per_game = marks.groupby("game").agg(turns=("turns", "sum"), rounds=("turns", "size"),
+                                         calls=("call", "sum"), assafs=("assaf", "sum"),
+                                         standoffs=("standoff", "sum"))  # fmt: skip
     turns = _ratio_interval(per_game["turns"].to_numpy(), per_game["rounds"].to_numpy())
     length = games["rounds"].to_numpy()
-    outcome = rounds["outcome"].astype(str)
-    calls = int(outcome.isin(["yaniv", "assaf"]).sum())
-    assafs = int((outcome == "assaf").sum())
-    assaf_low, assaf_high = wilson_interval(assafs, calls)
+    calls = int(per_game["calls"].sum())
+    assafs = int(per_game["assafs"].sum())
+    # the calls of one game are not independent: the interval treats each game as a cluster
+    if calls:
+        _, assaf_low, assaf_high = _ratio_interval(per_game["assafs"].to_numpy(),
+                                                   per_game["calls"].to_numpy())  # fmt: skip
+        assaf_low, assaf_high = max(assaf_low, 0.0), min(assaf_high, 1.0)
+    else:
+        assaf_low, assaf_high = wilson_interval(0, 0)
+    standoffs = _ratio_interval(per_game["standoffs"].to_numpy(), per_game["rounds"].to_numpy())
     first = int((games["winner"] == 0).sum())
     n = len(games)
     first_low, first_high = wilson_interval(first, n)
@@ -115,10 +128,129 @@ def self_play_stats(rounds: pd.DataFrame, games: pd.DataFrame, players: int) -> 
         "calls": calls,
         "assafs": assafs,
         "assaf": (assafs / calls if calls else 0.0, assaf_low, assaf_high),
+        "standoffs": (standoffs[0], max(standoffs[1], 0.0), standoffs[2]),
         "first_wins": first,
         "first": (first / n, first_low, first_high),
         "fair": 1 / players,
     }
+
+
+# -- the verdict --------------------------------------------------------------------------
+
+CRITERIA = (
+    "**how much skill decides** (the primary criterion: `best`'s win share against "
+    "`max-shed` in duplicate games, with `best` retuned for the rule set where that was "
+    "clearly better), **fairness** (the seat that starts the game should not win clearly "
+    "more than its share) and **stand-offs** (rounds that end with nobody calling: void "
+    "after the turn limit, or the stock running out, should stay rare)"
+)
+STANDOFF_MARGIN = 0.01  # more stand-offs than the base by this share of rounds: worse
+
+
+def meaning(label: str, rules: Rules) -> str:
+    """One line saying what a rule set of :func:`rule_sets` is."""
+    if label.startswith("threshold"):
+        base = " (the report's rules)" if label.endswith("(base)") else ""
+        return f"a call needs a hand of {rules.threshold} or less{base}"
+    if label == "nordic":
+        return "the Norwegian rules: the `nordic` preset (docs/rules.md)"
+    return VARIANT_MEANINGS[label]
+
+
+def verdicts(rows: list[dict]) -> pd.DataFrame:
+    """Each rule set against the base (the report's own rules) by the section's criteria.
+
+    ``skill_diff``: the rule set's skill share (tuned where tuning was
+    clearly better) less the base's, with a 95% interval treating the two
+    as independent samples (other rules deal other cards), and ``p_more``,
+    ``p_less`` its one-sided p-values, Holm-corrected over the rule sets;
+    ``first_ahead``: the first seat's Wilson interval is above the fair
+    share; ``standoffs`` the share of rounds. The verdict: **better** with
+    clearly more skill, fairness no worse than the base's and no more than
+    1 point more stand-offs; **worse** with clearly less skill, or a first
+    seat clearly ahead where the base's is not, or that many more
+    stand-offs; else **no clear difference**.
+    """
+    from scipy import stats
+
+    base = next(r for r in rows if r["label"].endswith("(base)"))
+
+    def skill(r):
+        return r["tuned"] if r.get("tuned") is not None and r.get("tuned_better") else r["skill"]
+
+    def se(est):
+        return (est[2] - est[1]) / (2 * Z)
+
+    out = []
+    b = skill(base)
+    for r in rows:
+        if r is base:
+            continue
+        k = skill(r)
+        d = k[0] - b[0]
+        s_d = math.hypot(se(k), se(b))
+        z = d / s_d if s_d > 0 else 0.0
+        out.append({"rule set": r["label"], "meaning": meaning(r["label"], r["rules"]),
+                    "skill": k[0], "skill_diff": d, "skill_diff_low": d - Z * s_d,
+                    "skill_diff_high": d + Z * s_d, "p_more": float(stats.norm.sf(z)),
+                    "p_less": float(stats.norm.cdf(z)),
+                    "first_ahead": bool(r["first"][1] > r["fair"]),
+                    "standoffs": r["standoffs"][0]})  # fmt: skip
+    table = pd.DataFrame(out)
+    for column in ("p_more", "p_less"):
+        table[column] = _holm(table[column].to_numpy())
+    base_ahead = bool(base["first"][1] > base["fair"])
+    more_standoffs = table["standoffs"] > base["standoffs"][0] + STANDOFF_MARGIN
+    more = table["p_more"] < 0.05
+    less = table["p_less"] < 0.05
+    unfair = table["first_ahead"] & ~base_ahead
+    better = more & ~unfair & ~more_standoffs
+    worse = less | unfair | more_standoffs
+    table["verdict"] = np.where(better, "better", np.where(worse, "worse", "no clear difference"))
+    return table
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error rate)."""
+    m = len(p)
+    order = np.argsort(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, (m - rank) * p[i])
+        adjusted[i] = min(running, 1.0)
+    return adjusted
+
+
+def _verdict_table(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "rule set": table["rule set"],
+        "what it is": table["meaning"],
+        "skill vs the base, points (95%)": [
+            f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+            for d, lo, hi in zip(table["skill_diff"], table["skill_diff_low"],
+                                 table["skill_diff_high"], strict=True)],
+        "first seat ahead": ["yes" if a else "no" for a in table["first_ahead"]],
+        "stand-offs": [f"{100 * v:.1f}%" for v in table["standoffs"]],
+        "verdict": table["verdict"],
+    })  # fmt: skip
+
+
+def _verdict_sentence(table: pd.DataFrame, base_label: str) -> str:
+    better = table.loc[table["verdict"] == "better", "rule set"].tolist()
+    worse = table.loc[table["verdict"] == "worse", "rule set"].tolist()
+    parts = []
+    if better:
+        parts.append("a **better game** than the base (" + base_label + ") under "
+                     + ", ".join(better))  # fmt: skip
+    if worse:
+        parts.append("a **worse** one under " + ", ".join(worse))
+    if not parts:
+        return (f"**Verdict.** By these criteria no rule set is clearly a better or a worse "
+                f"game than the base ({base_label}) at this sample size.")  # fmt: skip
+    rest = len(table) - len(better) - len(worse)
+    return ("**Verdict.** By these criteria, " + "; ".join(parts)
+            + f"; no clear difference under the other {rest}.")  # fmt: skip
 
 
 # -- formatting -------------------------------------------------------------------------
@@ -185,15 +317,36 @@ def build(options: ReportOptions) -> Section:
         row.update(_tuned(options, rules, players, n_deals, n_tune, skill))
         rows.append(row)
     section.data["rows"] = _frame(rows)
+    judged = verdicts(rows)
+    section.data["verdicts"] = judged
+    base_label = next(r["label"] for r in rows if r["label"].endswith("(base)"))
+    base_label = base_label.removesuffix(" (base)")
 
+    section.text(
+        "Which house rules make the better game? The criteria: " + CRITERIA + ". Each rule "
+        f"set is judged against the base ({base_label}): **better** with clearly more skill "
+        "(Holm-corrected over the rule sets, 5%), a first seat no more favoured than the "
+        f"base's and at most {100 * STANDOFF_MARGIN:.0f} point more stand-offs; **worse** "
+        "with clearly less skill, a first seat clearly ahead where the base's is not, or "
+        "more stand-offs than that; else no clear difference. Game length and the Assaf "
+        "rate are given as they are: whether a longer game or more Assafs is better is a "
+        "matter of taste."
+    )
+    section.text(_verdict_sentence(judged, base_label))
+    section.table(_verdict_table(judged), f"Each rule set against the base ({base_label}) at "
+                  f"{players} players: {SKILLED}'s win share against {BASELINE} less the "
+                  "base's, in points (95% interval, independent samples), whether the first "
+                  "seat wins clearly more than its share, the share of rounds that were "
+                  "stand-offs, and the verdict.")  # fmt: skip
     section.text(_takeaway(rows, players))
     section.table(
         _pace_table(rows),
         f"Self-play of `{options.policy}` at {players} players, {n_games:,} games per rule set "
         f"(seed {options.seed}). Rounds per game and turns per round: mean with 95% interval "
         "(turns per round counted with each game as one sample); median game: "
-        "distribution-free 95% interval; Assaf per call and first seat: Wilson 95% intervals "
-        "over the calls and games shown.",
+        "distribution-free 95% interval; Assaf per call and stand-offs (rounds void or ended "
+        "by an empty stock): 95% intervals with each game as one cluster; first seat: Wilson "
+        "95% interval over the games.",
     )
     section.table(
         _skill_table(rows, n_deals, n_tune),
@@ -313,6 +466,7 @@ def _pace_table(rows: list[dict]) -> pd.DataFrame:
             "median game, rounds (95%)": [_num(r["median"], 0) for r in rows],
             "calls": [f"{r['calls']:,}" for r in rows],
             "Assaf per call (95%)": [_pct(r["assaf"]) for r in rows],
+            "stand-offs (95%)": [_pct(r["standoffs"]) for r in rows],
             "first seat wins (95%)": [_pct(r["first"]) for r in rows],
             "fair share": [f"{100 * r['fair']:.1f}%" for r in rows],
         }
