@@ -233,9 +233,10 @@ def milestone_section(data):
 def test_milestones_table_figure_and_intervals(milestone_section):
     section = milestone_section
     assert section.title == "Milestone targeting" and section.setup["seed"] == str(SEED)
-    (table,) = _tables(section)
+    table, strong_table = _tables(section)
     rows = section.data["rows"]
     expected = [("50/100", 2), ("50/100", 3), ("100/200", 2), ("100/200", 3)]
+    assert list(zip(strong_table["milestones"], strong_table["players"], strict=True)) == expected
     assert list(zip(table["milestones"], table["players"], strict=True)) == expected
     assert list(zip(rows["scheme"], rows["players"], strict=True)) == expected
     deals, games = _setup_count(section, "deals"), _setup_count(section, "games")
@@ -257,6 +258,20 @@ def test_milestones_table_figure_and_intervals(milestone_section):
     (figure,) = _figures(section)
     assert plain not in figure.caption and plain not in _tables(section)[0].to_string()
     assert figure.png.startswith(b"\x89PNG") and f"{deals:,} duplicate" in figure.caption
+
+
+def test_milestones_on_strong_play(milestone_section):
+    strong = milestone_section.data["strong"]
+    assert len(strong) == 2 * 2 * 2  # two pairs, two schemes, two table sizes
+    assert set(strong["pair"]) == {"targeting", "hunting"}
+    targeting = strong[strong["pair"] == "targeting"]
+    assert set(targeting["first"]) == {"best"} and set(targeting["second"]) == {"best:milestone=0"}
+    # the hunting best differs from best only in milestone parameters
+    hunting = policy_vector(milestones.STRONG_HUNTER)
+    best = policy_vector("best")
+    changed = [n for n, (slot, *_rest) in HEURISTIC_PARAMS.items() if hunting[slot] != best[slot]]
+    assert changed and all(n.startswith("milestone") for n in changed)
+    assert ((strong["diff_low"] <= strong["diff"]) & (strong["diff"] <= strong["diff_high"])).all()
 
 
 def test_milestone_landings_and_points_saved_equal_the_totals(milestone_section, data):

@@ -32,6 +32,11 @@ SCHEMES: dict[str, dict[int, int]] = {
     "100/200": {100: 50, 200: 100},  # as in nordic
 }
 SMALL_RUN = 4000  # games below which one process is quicker than a pool
+STRONG = "best"
+# on strong play: best as it is (it calls when even an Assaf lands it on a milestone),
+# best without that (every milestone parameter at its default) and best hunting as the
+# hunter does (also waits for landings and discards toward them)
+STRONG_HUNTER = "best:milestone_wait=0.02,milestone_slack=1"
 
 
 def untargeted_spec(hunter: str = HUNTER) -> str:
@@ -161,6 +166,8 @@ def build(options: ReportOptions) -> Section:
             row["saved_diff"] = _saved_difference(marks, ids[HUNTER], ids[plain])
             rows.append(row)
     section.data["rows"] = _frame(rows)
+    strong = _strong_rows(options, players_list)
+    section.data["strong"] = strong
 
     section.text(_takeaway(rows))
     section.table(
@@ -183,7 +190,78 @@ def build(options: ReportOptions) -> Section:
         f"point). Rules: {options.label} with each milestone scheme; error bars are 95% "
         "paired intervals.",
     )
+    n_strong = int(strong["deals"].iloc[0]) if len(strong) else 0
+    section.text(
+        f"**On strong play.** `{HUNTER}` ranks low in the league; the same question asked of "
+        f"`{STRONG}`, the strongest preset: `{STRONG}` as it is (it calls when even an Assaf "
+        f"would land it on a milestone) against `{STRONG}` without that "
+        f"(`{untargeted_spec(STRONG)}`), "
+        f"and `{STRONG}` hunting like `{HUNTER}` (`{STRONG_HUNTER}`: it also waits for "
+        f"landings and discards toward them) against `{STRONG}`. A win-share difference is "
+        "already a price in game-win chance; the player's page gives what one landing is "
+        "worth from the equity tables. " + _strong_takeaway(strong)
+    )  # fmt: skip
+    section.table(_strong_table(strong), f"`{STRONG}`'s milestone play in duplicate format "
+                  f"({n_strong:,} deals per row, each in every seating): the first policy's "
+                  "win share less the second's in percentage points, paired 95% interval "
+                  f"over the deals. Rules: {options.label} with the milestones shown.")  # fmt: skip
     return section
+
+
+def _strong_rows(options: ReportOptions, players_list: list[int]) -> pd.DataFrame:
+    """Duplicate matches of best's milestone play, per scheme and table size."""
+    n_deals = options.budget(2000, 200)
+    pairs = (("targeting", STRONG, untargeted_spec(STRONG)), ("hunting", STRONG_HUNTER, STRONG))
+    rows = []
+    for scheme, milestones in SCHEMES.items():
+        rules = options.rules.replace(milestones=milestones)
+        for players in players_list:
+            options.say(f"milestones on strong play: {scheme} at {players} players")
+            replays = players * (1 if players % 2 == 0 else 2)
+            workers = 1 if n_deals * replays < SMALL_RUN else options.workers
+            for name, first, second in pairs:
+                result = compare([first, second], rules, players, n_deals, options.seed,
+                                 workers)  # fmt: skip
+                pair = result.pairs.iloc[0]
+                rows.append({"scheme": scheme, "players": players, "pair": name,
+                             "first": first, "second": second, "deals": result.games,
+                             "diff": pair.difference, "diff_low": pair.low,
+                             "diff_high": pair.high})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _strong_table(strong: pd.DataFrame) -> pd.DataFrame:
+    out = []
+    for (scheme, players), part in strong.groupby(["scheme", "players"], sort=False):
+        row = {"milestones": scheme, "players": players}
+        for r in part.itertuples():
+            label = ("best less best without targeting" if r.pair == "targeting"
+                     else "best hunting less best")  # fmt: skip
+            row[f"{label} (95%)"] = _pp((r.diff, r.diff_low, r.diff_high))
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def _strong_takeaway(strong: pd.DataFrame) -> str:
+    parts = []
+    for name, words in (("targeting", "calling onto a milestone"),
+                        ("hunting", "hunting milestones harder")):  # fmt: skip
+        part = strong[strong["pair"] == name]
+        up = part[part["diff_low"] > 0]
+        down = part[part["diff_high"] < 0]
+        if len(up) or len(down):
+            said = []
+            if len(up):
+                said.append("helps at " + ", ".join(f"{r.players} players ({r.scheme})"
+                                                    for r in up.itertuples()))  # fmt: skip
+            if len(down):
+                said.append("costs at " + ", ".join(f"{r.players} players ({r.scheme})"
+                                                    for r in down.itertuples()))  # fmt: skip
+            parts.append(f"For `{STRONG}`, {words} " + "; ".join(said) + ".")
+        else:
+            parts.append(f"For `{STRONG}`, {words} makes no difference we can tell from "
+                         "chance at any table size here.")  # fmt: skip
+    return " ".join(parts)
 
 
 def _table(rows: list[dict]) -> pd.DataFrame:
