@@ -6,7 +6,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["benjamini_hochberg", "clustered_interval", "clustered_means", "wilson_interval"]
+__all__ = [
+    "benjamini_hochberg",
+    "clustered_interval",
+    "clustered_means",
+    "fdr_verdicts",
+    "wilson_interval",
+]
 
 
 def wilson_interval(successes, trials, confidence: float = 0.95):
@@ -124,3 +130,21 @@ def benjamini_hochberg(p_values, q: float = 0.05) -> np.ndarray:
         last = np.flatnonzero(passed).max()
         out[order[: last + 1]] = True
     return out
+
+
+def fdr_verdicts(p_call, p_wait, n, min_points: int, fdr: float = 0.05) -> np.ndarray:
+    """``call``, ``wait``, ``too close`` or ``too few`` for each cell of a table.
+
+    ``p_call`` and ``p_wait`` are the one-sided p-values of a cell's gain of
+    calling above and below 0; all of them (cells with at least
+    ``min_points`` points, ``n``) are tested together by
+    :func:`benjamini_hochberg` at ``fdr``. A cell with fewer points is ``too
+    few``; one where neither test rejects, ``too close``.
+    """
+    enough = np.asarray(n) >= min_points
+    p_call = np.where(enough, p_call, np.nan)
+    p_wait = np.where(enough, p_wait, np.nan)
+    found = benjamini_hochberg(np.r_[p_call, p_wait], fdr)
+    call, wait = found[: len(enough)], found[len(enough) :]
+    verdict = np.where(call, "call", np.where(wait, "wait", "too close"))
+    return np.where(enough, verdict, "too few")

@@ -43,7 +43,7 @@ from scipy import stats
 
 from yaniv_sim.analysis.assaf_risk import turn_band
 from yaniv_sim.engine.specs import TABLE_CARDS
-from yaniv_sim.stats import benjamini_hochberg, clustered_means
+from yaniv_sim.stats import clustered_means, fdr_verdicts
 
 __all__ = [
     "VERDICTS",
@@ -137,14 +137,7 @@ def decision_table(
     table["win_n"] = table["win_n"].fillna(0)
     none = table["win_n"].to_numpy() < 2
     table.loc[none, ["win_gain", "win_low", "win_high"]] = np.nan
-    nn = table["n"].to_numpy()
-    enough = nn >= min_points
-    p_call = np.where(enough, table["p_call"], np.nan)
-    p_wait = np.where(enough, table["p_wait"], np.nan)
-    found = benjamini_hochberg(np.r_[p_call, p_wait], fdr)
-    call, wait = found[: len(table)], found[len(table) :]
-    verdict = np.where(call, "call", np.where(wait, "wait", "too close"))
-    table["verdict"] = np.where(enough, verdict, "too few")
+    table["verdict"] = fdr_verdicts(table["p_call"], table["p_wait"], table["n"], min_points, fdr)
     columns = [*by, "n", "games", "gain", "gain_low", "gain_high", "points_gain", "points_low",
                "points_high", "called", "win_n", "win_gain", "win_low", "win_high", "p_call",
                "p_wait", "verdict"]  # fmt: skip

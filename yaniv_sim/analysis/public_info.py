@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.stats import benjamini_hochberg, clustered_interval, clustered_means
+from yaniv_sim.stats import clustered_interval, clustered_means, fdr_verdicts
 
 __all__ = ["FEATURES", "feature_table"]
 
@@ -87,13 +87,7 @@ def feature_table(
     called = points.groupby(groups, observed=True)["called"].mean()
     called = called.rename("called").reset_index()
     table = table.merge(called, on=[*by, "level"], how="left")
-    enough = table["n"].to_numpy() >= min_points
-    p_call = np.where(enough, table["p_call"], np.nan)
-    p_wait = np.where(enough, table["p_wait"], np.nan)
-    found = benjamini_hochberg(np.r_[p_call, p_wait], fdr)
-    call, wait = found[: len(table)], found[len(table) :]
-    verdict = np.where(call, "call", np.where(wait, "wait", "too close"))
-    table["verdict"] = np.where(enough, verdict, "too few")
+    table["verdict"] = fdr_verdicts(table["p_call"], table["p_wait"], table["n"], min_points, fdr)
     columns = [*by, "level", "n", "games", "risk", "risk_low", "risk_high", "gain", "gain_low",
                "gain_high", "called", "p_call", "p_wait", "verdict"]  # fmt: skip
     return table[columns].sort_values([*by, "level"]).reset_index(drop=True)

@@ -133,8 +133,7 @@ def build(options: ReportOptions) -> Section:
         rules = options.rules.replace(milestones=milestones)
         for players in players_list:
             options.say(f"milestones: {scheme} at {players} players")
-            replays = players * (1 if players % 2 == 0 else 2)
-            workers = 1 if n_deals * replays < SMALL_RUN else options.workers
+            workers = _workers(options, n_deals, players)
             result = compare([HUNTER, plain], rules, players, n_deals, options.seed, workers)
             hunter_row, pair = result.table.iloc[0], result.pairs.iloc[0]
             seats = [HUNTER if s % 2 == 0 else plain for s in range(players)]
@@ -208,6 +207,12 @@ def build(options: ReportOptions) -> Section:
     return section
 
 
+def _workers(options: ReportOptions, n_deals: int, players: int) -> int | None:
+    """One process for a small two-policy duplicate run, else the report's workers."""
+    replays = players * (1 if players % 2 == 0 else 2)
+    return 1 if n_deals * replays < SMALL_RUN else options.workers
+
+
 def _strong_rows(options: ReportOptions, players_list: list[int]) -> pd.DataFrame:
     """Duplicate matches of best's milestone play, per scheme and table size."""
     n_deals = options.budget(2000, 200)
@@ -217,8 +222,7 @@ def _strong_rows(options: ReportOptions, players_list: list[int]) -> pd.DataFram
         rules = options.rules.replace(milestones=milestones)
         for players in players_list:
             options.say(f"milestones on strong play: {scheme} at {players} players")
-            replays = players * (1 if players % 2 == 0 else 2)
-            workers = 1 if n_deals * replays < SMALL_RUN else options.workers
+            workers = _workers(options, n_deals, players)
             for name, first, second in pairs:
                 result = compare([first, second], rules, players, n_deals, options.seed,
                                  workers)  # fmt: skip

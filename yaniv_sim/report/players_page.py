@@ -339,9 +339,8 @@ def build(options: ReportOptions) -> Section:
         section.text(
             f"No solved calling strategy ships for the rules `{name}` at "
             + ", ".join(map(str, options.page_players or options.players))
-            + " players (the package ships `standard` and `nordic` at 2 to 6 and `standard` at 7; "
-            "make one with `yaniv-sim solve`, see docs/solve.md). This page is read from "
-            "those files only."
+            + f" players (the package ships {_shipped_words()}; make one with `yaniv-sim "
+            "solve`, see docs/solve.md). This page is read from those files only."
         )
         return section
     section.text(
@@ -477,6 +476,16 @@ def build(options: ReportOptions) -> Section:
     if len(sticks):
         section.text(_yardstick_text(sticks, name))
     return section
+
+
+def _shipped_words() -> str:
+    """The shipped solutions in words: "`standard` at 2-7 players, `nordic` at 2-7"."""
+    parts = []
+    for preset in ("standard", "nordic"):
+        sizes = [p for p in range(2, 9) if (solve.DATA / f"{preset}-{p}p.toml").exists()]
+        if sizes:
+            parts.append(f"`{preset}` at {sizes[0]}-{sizes[-1]} players")
+    return " and ".join(parts) or "none"
 
 
 def _verdict(low: float, high: float, first: str, second: str) -> str:
