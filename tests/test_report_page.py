@@ -272,3 +272,16 @@ def test_by_default_the_page_covers_every_table_size_that_ships(tmp_path):
     for players in shipped:
         assert f"**{players} players.**" in md
     assert "No solved strategy ships for 8 players" in md
+
+
+def test_the_populations_are_the_shipped_best_responses():
+    section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(3, 4)))
+    rows = section.data["populations"]
+    saved = json.loads((solve.DATA / "standard-4p-populations.json").read_text())
+    assert set(rows["players"]) == {4}
+    assert list(rows["against"]) == list(saved["populations"])
+    for row in rows.itertuples():
+        entry = saved["populations"][row.against]
+        assert (row.response, row.response_low, row.response_high) == tuple(entry["best response"])
+        assert (row.solved, row.solved_low, row.solved_high) == tuple(entry["fixed point"])
+        assert row.left == pytest.approx(row.response - row.solved)

@@ -253,6 +253,60 @@ def milestone_values(rules, name: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def population_rows(name: str, sizes) -> pd.DataFrame:
+    """The shipped best responses against other tables (``<rules>-<P>p-populations.json``).
+
+    One row per table size and opponent population (every other seat plays
+    it): one seat's win share less its fair share, with the paired 95%
+    interval, for the best response to that table (``response``), the
+    self-play solution (``solved``) and plain ``best``; ``left`` is the best
+    response's gain less the solution's (what playing the solution against
+    that table leaves on it).
+    """
+    rows = []
+    for players in sizes:
+        path = solve.DATA / f"{name}-{players}p-populations.json"
+        if not path.exists():
+            continue
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        for against, entry in saved["populations"].items():
+            row = {"players": players, "against": against, "deals": saved["deals"]}
+            for key, label in (("best response", "response"), ("fixed point", "solved"),
+                               ("best", "best")):  # fmt: skip
+                row[label], row[f"{label}_low"], row[f"{label}_high"] = entry[key]
+            row["left"] = row["response"] - row["solved"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _populations_text(section: Section, rows: pd.DataFrame, name: str) -> None:
+    for players, part in rows.groupby("players"):
+        fair = 100 / players
+        printed = pd.DataFrame({
+            "every other seat plays": [f"`{a}`" for a in part["against"]],
+            "best response to that table": [_cost(r.response_low, r.response, r.response_high,
+                                                   sign="+") for r in part.itertuples()],
+            "the solved strategy": [_cost(r.solved_low, r.solved, r.solved_high, sign="+")
+                                    for r in part.itertuples()],
+            "`best`": [_cost(r.best_low, r.best, r.best_high, sign="+")
+                       for r in part.itertuples()],
+        })  # fmt: skip
+        worst = part.loc[part["left"].idxmax()]
+        section.text(
+            f"**Against other tables** ({players} players): how the calling should change "
+            "with the opponents' style. For each kind of table, one seat's win share less "
+            f"its fair {fair:.0f}% (points, paired 95% interval over "
+            f"{int(part['deals'].iloc[0]):,} duplicate deals) with a call table solved "
+            "against that table (its best response), with the self-play solution of this page, "
+            "and with plain `best` (`best` at a table of `best` is the fair share by "
+            "symmetry; `scripts/populations.py`, docs/solve.md). The solution "
+            f"leaves at most {100 * worst.left:.1f} points on the table, against "
+            f"`{worst.against}`: there the best response calls differently."
+        )
+        section.table(printed, f"{name}, {players} players: what one seat gains over its "
+                      "fair share against each kind of table.")  # fmt: skip
+
+
 def yardstick(name: str) -> pd.DataFrame:
     """The shipped matches of the search player (``yardstick.json``) under ``name``'s rules."""
     path = solve.DATA / "yardstick.json"
@@ -471,6 +525,10 @@ def build(options: ReportOptions) -> Section:
         )
         section.table(wide, f"{name}, two players in: points of win chance a milestone "
                       "landing is worth, by the opponent's total.")  # fmt: skip
+    pops = population_rows(name, shipped)
+    section.data["populations"] = pops
+    if len(pops):
+        _populations_text(section, pops, name)
     sticks = yardstick(name)
     section.data["yardstick"] = sticks
     if len(sticks):
