@@ -69,6 +69,13 @@ def test_a_game_repeating_one_point_counts_as_one_observation():
     assert (one.risk_low, one.risk_high) == (0.0, 1.0)
 
 
+def test_the_lowest_total_leads_and_ties_count(tmp_path):
+    data = _fake_dataset()
+    data.rounds["total_2"] = [10, 10]  # seat 1 and seat 2 tied at 10, seat 0 at 190
+    values = branch_values(data, None)
+    assert list(values["leading"]) == [0, 1]
+
+
 def _fake_dataset():
     """Two decision points of a 4-player game, written by hand."""
     rounds = pd.DataFrame({"game": [0, 0], "round": [0, 1], "starter": [0, 1],
@@ -102,10 +109,13 @@ def test_branch_values_reads_the_public_features_of_a_hand_made_position():
     # seat 1 took a 6 (worth more than the hand of 5): no pickup; total 190 + 35 > 200
     first = values.iloc[0]
     assert (first.next_fewest, first.pickup, first.total, first.assaf_out) == (0, 0, 190, 1)
+    # seats 1 and 2 (10 and 5) are lower; seat 3 (400, out) does not count
+    assert first.leading == 0
     assert first.assafed == 1 and first.opponents == 2 and first.seats_in == 3
     # seat 1: the next opponent in (seat 2) holds 2, the fewest: next; it took a 1 (<= 2)
     second = values.iloc[1]
     assert (second.next_fewest, second.pickup, second.total, second.assaf_out) == (1, 1, 10, 0)
+    assert second.leading == 0  # seat 2 has 5
     assert second.assafed == 0
 
 

@@ -218,7 +218,8 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
     no more than the hand), ``next_fewest`` (1: the next opponent in playing
     order holds the fewest cards, ties included), ``total`` (the seat's game
     total before the round), ``assaf_out`` (1: an Assaf's points would take
-    that total over the limit, milestones aside), ``called``, ``assafed``
+    that total over the limit, milestones aside), ``leading`` (1: no other
+    player still in has a lower total), ``called``, ``assafed``
     (1: some opponent held the hand value or less: the Assaf risk of calling
     here, hidden information recorded for analysis), ``points_gain`` (round
     margin if it waits less if it calls: positive means calling is better)
@@ -253,6 +254,9 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
     held = np.where(opp_cards >= 0, opp_cards, np.iinfo(np.int64).max)
     first_in = np.argmax(opp_cards >= 0, axis=1)  # the next opponent still in
     total = before[at, seat]
+    others = np.where(alive[at], before[at], np.iinfo(np.int64).max)
+    others[rows, seat] = np.iinfo(np.int64).max
+    leading = total <= others.min(axis=1)
     penalty = rules.assaf_penalty + (value if rules.assaf_adds_hand else 0)
     frame = pd.DataFrame(
         {
@@ -268,6 +272,7 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
             "next_fewest": (held[rows, first_in] == fewest).astype(np.int64),
             "total": total,
             "assaf_out": (total + penalty > rules.limit).astype(np.int64),
+            "leading": leading.astype(np.int64),
             "called": dec["called"].to_numpy(bool),
             "assafed": (dec["lowest_opponent"].to_numpy(np.int64) <= value).astype(np.int64),
         }

@@ -11,16 +11,19 @@ next_fewest
     wait, the shortest hand at the table moves first);
 assaf_out
     your game total is close enough to the limit that an Assaf's points
-    (your hand plus the penalty) would put you out.
+    (your hand plus the penalty) would put you out;
+leading
+    no other player still in has a lower game total than yours (ties count
+    as leading).
 
-For each feature and hand value, :func:`feature_table` gives the Assaf risk
-if you called now (the share of decision points where some opponent held the
-hand value or less), the gain of calling over waiting (by default in game-win
-chance from the equity tables, else in round margin) with 95% intervals
-clustered by game, and a verdict from one-sided tests controlled together at
-a false-discovery rate of 5% over the whole table, as in
-:mod:`yaniv_sim.analysis.decision_table`. The points are those of the
-report's self-play with call-or-wait branches
+The last two bring in the game score. For each feature and hand value,
+:func:`feature_table` gives the Assaf risk if you called now (the share of
+decision points where some opponent held the hand value or less), the gain
+of calling over waiting (by default in game-win chance from the equity
+tables, else in round margin) with 95% intervals clustered by game, and a
+verdict from one-sided tests controlled together at a false-discovery rate
+of 5% over the whole table, as in :mod:`yaniv_sim.analysis.decision_table`.
+The points are those of the report's self-play with call-or-wait branches
 (:func:`yaniv_sim.solve.branch_values`).
 """
 
@@ -46,6 +49,10 @@ FEATURES = {
     "assaf_out": (
         "an Assaf's points would put you out",
         ("room for an Assaf", "no room for an Assaf"),
+    ),
+    "leading": (
+        "no other player still in has a lower game total than yours",
+        ("someone lower", "the lowest total"),
     ),
 }
 

@@ -2,9 +2,10 @@
 
 From the same self-play games with call-or-wait branches as the Assaf-risk and
 when-to-call sections: for each table size and hand value, the Assaf risk if
-you called now and the verdict on calling, split by three things every player
+you called now and the verdict on calling, split by four things every player
 can see (:mod:`yaniv_sim.analysis.public_info`): a pickup, whether the shortest
-hand plays next, and whether an Assaf would put you out. Under a preset the
+hand plays next, whether an Assaf would put you out, and whether you hold the
+lowest total. Under a preset the
 gain of calling is the game-win chance from the shipped equity tables; under
 house rules, the round margin.
 """
@@ -19,7 +20,7 @@ from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 from yaniv_sim.rules import Rules
 
-TITLE = "What you can see: pickups, who plays next, your total"
+TITLE = "What you can see: pickups, who plays next, the score"
 SHORT = {"call": "call", "wait": "wait", "too close": "close", "too few": "few"}
 
 
@@ -69,7 +70,7 @@ def build(options: ReportOptions) -> Section:
     else:
         gain_words = "the round margin it gains over waiting"
     section.text(
-        "Three things every player at the table can see, and what they change. For each hand "
+        "Four things every player at the table can see, and what they change. For each hand "
         "value: the **Assaf risk if you called now** (the share of decision points where some "
         "opponent held your hand value or less) and the **verdict** on calling, from "
         f"{gain_words}: **call** or **wait** where a one-sided test says so, all the tests of "
@@ -101,7 +102,7 @@ def build(options: ReportOptions) -> Section:
 
 def _feature_label(feature: str) -> str:
     return {"pickup": "Pickup", "next_fewest": "Shortest hand next",
-            "assaf_out": "An Assaf puts you out"}[feature]  # fmt: skip
+            "assaf_out": "An Assaf puts you out", "leading": "Lowest total"}[feature]  # fmt: skip
 
 
 def flips(table: pd.DataFrame) -> pd.DataFrame:
