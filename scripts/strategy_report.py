@@ -7,7 +7,7 @@ section list per script name, so each chart can be regenerated on its own:
     python scripts/strategy_report.py --section when-to-call  # one section
     python scripts/strategy_report.py --help                  # every option
 
-Sections: assaf-risk, when-to-call, variants, milestones, league.
+Sections: players-page, assaf-risk, when-to-call, what-you-see, variants, milestones, league.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from yaniv_sim import equity, solve, tiers
 from yaniv_sim.compare import compare
+from yaniv_sim.engine.specs import canonical_spec
 from yaniv_sim.rules import Rules
 from yaniv_sim.runs import simulate
 from yaniv_sim.storage import open_dataset
@@ -63,9 +64,14 @@ def measure(rules_name: str, players: int, args, command: str) -> dict:
         simulate(rules, players, specs, games=args.games, seed=args.seed, workers=args.workers,
                  out=folder, resume=True, quiet=True, branches=True, branch_games=8)  # fmt: skip
         data = open_dataset(folder)
-        ids = [i for i, spec in data.policy_names().items() if spec == policy_spec]
-        return solve.decision_gains(data, rules, "best", table,
-                                    policy=ids[0] if ids else None)  # fmt: skip
+        if policy_spec is None:
+            return solve.decision_gains(data, rules, "best", table)
+        # the manifest names each policy by its canonical spec, not by its file
+        wanted = canonical_spec(policy_spec)
+        ids = [i for i, spec in data.policy_names().items() if spec == wanted]
+        if len(ids) != 1:
+            raise SystemExit(f"{folder}: the tier {policy_spec} is not one of its policies")
+        return solve.decision_gains(data, rules, "best", table, policy=ids[0])
 
     full_points = points_of([str(solved)] * players, "full", None)
     rules_fitted, history = {}, {}
