@@ -74,16 +74,18 @@ def measure(rules_name: str, players: int, args, command: str) -> dict:
         return solve.decision_gains(data, rules, "best", table, policy=ids[0])
 
     full_points = points_of([str(solved)] * players, "full", None)
-    rules_fitted, history = {}, {}
+    rules_fitted, history, refits = {}, {}, {}
     for name, fit in fits.items():
         rule = fit(full_points, rules.threshold)
         history[name] = [rule.to_dict()]
+        refits[name] = []
         for k in range(1, args.iterations + 1):
             path = _write_tier(args.out / f"{stem}-{name.replace(' ', '-')}-{k}.toml", rule,
                                name, rules.threshold, f"fit iteration {k}", command)  # fmt: skip
             spec = str(path)
             points = points_of([spec] + [str(solved)] * (players - 1), f"{name}-{k}", spec)
             again = fit(points, rules.threshold)
+            refits[name].append({"iteration": k, "points": len(points), **again.to_dict()})
             if again == rule:
                 break
             rule = again
@@ -100,7 +102,7 @@ def measure(rules_name: str, players: int, args, command: str) -> dict:
                            rules.threshold, what, command)  # fmt: skip
         result["tiers"][name] = {"file": path.name, **rule.to_dict(),
                                  "agreement": tiers.agreement(rule, points),
-                                 "fits": history[name]}  # fmt: skip
+                                 "fits": history[name], "refits": refits[name]}  # fmt: skip
     result["full_call_share"] = full_calls
     specs = {name: str(args.out / entry["file"]) for name, entry in result["tiers"].items()}
     specs["best"] = "best"

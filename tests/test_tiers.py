@@ -8,6 +8,7 @@ import pytest
 
 from yaniv_sim import simulate, solve, tiers
 from yaniv_sim.compare import compare
+from yaniv_sim.engine.specs import canonical_spec
 from yaniv_sim.rules import Rules
 from yaniv_sim.solve import decision_gains, policy_text
 from yaniv_sim.storage import open_dataset
@@ -131,3 +132,34 @@ def test_the_shipped_tiers_are_the_rules_their_files_play(rules_name, players):
         more, low, high = saved["tiers"][name]["points_cost"]
         assert low <= more <= high
     assert tiers.read_shipped(rules_name, 9) is None
+
+
+def test_the_tiers_script_fits_plays_back_and_writes_its_files(tmp_path):
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "tiers.py"
+    spec = importlib.util.spec_from_file_location("tiers_script", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "t"
+    args = ["--rules", "standard", "--players", "2", "--games", "40", "--deals", "20",
+            "--iterations", "1", "--workers", "1", "--out", str(out)]  # fmt: skip
+    assert script.main(args) == 0
+    saved = json.loads((out / "standard-2p-tiers.json").read_text())
+    assert saved["deals"] == 20 and saved["games"] == 40
+    line = saved["tiers"]["one line"]
+    rule = tiers.OneLine(line["many"], line["few"])
+    assert solve.read_table(out / line["file"]) == tiers.table_of(rule, 7)
+    # the refit played the tier against the full strategy and read the tier seat alone
+    data = open_dataset(out / "fit-standard-2p-one line-1")
+    tier = canonical_spec(str(out / "standard-2p-one-line-1.toml"))
+    ids = [i for i, s in data.policy_names().items() if s == tier]
+    assert len(ids) == 1 and len(data.policy_names()) == 2
+    mine = decision_gains(data, STANDARD, "best", None, policy=ids[0])
+    assert 0 < len(mine) < len(decision_gains(data, STANDARD, "best", None))
+    assert line["refits"][0]["points"] == len(mine)
+    for name in ("one line", "small table", "best"):
+        cost, low, high = saved["tiers"][name]["win_cost"]
+        assert low <= cost <= high
