@@ -542,7 +542,7 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
             book.check_players(n)
     policy = canonical_spec(policy)
     command = "yaniv-sim " + shlex.join(sys.argv[1:])
-    for book in books:
+    for i, book in enumerate(books, 1):
         label = rules_label(book) if rules_label(book) in ("standard", "nordic") else "custom"
         # the command that makes this report alone
         command_line = command + (f" --rules {label}" if len(books) > 1 else "")
@@ -558,7 +558,7 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
         else:
             folder = out / label if len(books) > 1 else out
         if len(books) > 1:
-            options.say(f"rules {label}: report {books.index(book) + 1} of {len(books)}")
+            options.say(f"rules {label}: report {i} of {len(books)}")
         md, html = build_report(options, folder, sections or None)
         click.echo(f"report written to {md} and {html}")
 

@@ -147,9 +147,8 @@ def fit_small_table(points: pd.DataFrame, threshold: int) -> SmallTable:
 
 def agreement(rule, points: pd.DataFrame) -> float:
     """The share of ``points`` where ``rule`` does what the strategy did."""
-    cuts = np.array(
-        [rule.cut(int(f), int(b)) for f, b in zip(points["fewest"], points["band"], strict=False)]
-    )
+    grid = np.array([[rule.cut(f, b) for b in BANDS] for f in range(1, TABLE_CARDS + 1)])
+    cuts = grid[points["fewest"].to_numpy() - 1, points["band"].to_numpy()]
     says = points["hand_value"].to_numpy() <= cuts
     return float((says == points["called"].to_numpy()).mean()) if len(points) else float("nan")
 

@@ -76,15 +76,21 @@ class ReportOptions:
         Returns ``(decisions, void_rounds, rounds, dropped_points)``.
         """
         data = self.decision_data(players)
-        rounds = data.rounds
+        keep = self.outside_standoffs(players)
+        void = int((data.rounds["outcome"] == "void").sum())
+        dec = data.decisions[keep].reset_index(drop=True)
+        return dec, void, len(data.rounds), int((~keep).sum())
+
+    def outside_standoffs(self, players: int) -> np.ndarray:
+        """bool per row of :meth:`decision_data`'s decisions: not in a void round."""
+        data = self.decision_data(players)
+        rounds, dec = data.rounds, data.decisions
         void = rounds.loc[rounds["outcome"] == "void", ["game", "round"]]
-        dec = data.decisions
-        if len(void):
-            marker = dec.merge(void.assign(_void=True), on=["game", "round"], how="left")
-            keep = marker["_void"].isna().to_numpy()
-        else:
-            keep = np.ones(len(dec), bool)
-        return dec[keep].reset_index(drop=True), len(void), len(rounds), int((~keep).sum())
+        if not len(void):
+            return np.ones(len(dec), bool)
+        marker = dec[["game", "round"]].merge(void.assign(_void=True), on=["game", "round"],
+                                              how="left")  # fmt: skip
+        return marker["_void"].isna().to_numpy()
 
     def command(self) -> str:
         """The command that makes this report (for its preface)."""

@@ -36,14 +36,8 @@ def points_of(options: ReportOptions, players: int) -> tuple[pd.DataFrame, str]:
         options.label
     )
     table = equity.shipped(options.label, players) if preset else None
-    points = solve.branch_values(data, table)
-    rounds = data.rounds
-    void = rounds.loc[rounds["outcome"] == "void", ["game", "round"]]
-    if len(void):
-        dec = data.decisions[["game", "round"]].reset_index(drop=True)
-        marker = dec.merge(void.assign(_void=True), on=["game", "round"], how="left")
-        points = points[marker["_void"].isna().to_numpy()].reset_index(drop=True)
-    return points, ("win_gain" if preset else "points_gain")
+    points = solve.branch_values(data, table)[options.outside_standoffs(players)]
+    return points.reset_index(drop=True), ("win_gain" if preset else "points_gain")
 
 
 def _cell(row) -> str:

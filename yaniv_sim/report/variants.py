@@ -19,6 +19,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.engine.specs import FAMILIES
@@ -171,8 +172,6 @@ def verdicts(rows: list[dict]) -> pd.DataFrame:
     seat clearly ahead where the base's is not, or that many more
     stand-offs; else **no clear difference**.
     """
-    from scipy import stats
-
     base = next(r for r in rows if r["label"].endswith("(base)"))
 
     def skill(r):
