@@ -27,6 +27,16 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):  # a user's own choice wins
     numba.config.CACHE_DIR = _cache_dir()
 
+# No loop or SLP vectorisation: the kernels are branchy scalar code over small
+# arrays, which LLVM's vectorisers do not speed up (max-shed and best
+# self-play measured as fast or faster without them), while they cost about
+# an eighth of the compile time of the round loop (docs/performance.md,
+# "Compilation"). Set before numba builds its code generator, on the first
+# compile; a user's own NUMBA_LOOP_VECTORIZE / NUMBA_SLP_VECTORIZE wins.
+for _name in ("LOOP_VECTORIZE", "SLP_VECTORIZE"):
+    if "NUMBA_" + _name not in os.environ:
+        setattr(numba.config, _name, False)
+
 
 def njit(*args, **kwargs):
     """``numba.njit`` with the project's options.
