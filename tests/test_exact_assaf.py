@@ -320,6 +320,17 @@ def test_count_with_tables_that_keep_growing(monkeypatch):
     assert len(grown) > 10
 
 
+def test_the_smallest_table_holds_one_more_batch_when_full():
+    # a step checks a table's fill between batches of additions: a table at its fill
+    # limit must still take a whole batch, or the probing for a free place never ends
+    import yaniv_sim.odds as odds
+
+    assert odds._MIN_PLACES - int(odds._LOAD * odds._MIN_PLACES) > odds._BATCH
+    for states in (1, 50, 300, 10_000):
+        size = odds._Tables().take(states).shape[0]
+        assert size - int(odds._LOAD * size) > odds._BATCH
+
+
 def test_seven_seven_card_opponents_take_two_counts():
     # more unknown cards than one count's primes cover (it takes 8 primes, a count has 7):
     # counted twice; the exact value of the earlier count (one count per set of opponents,

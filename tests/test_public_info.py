@@ -88,7 +88,8 @@ def _fake_dataset():
                           "out_round_2": [-1], "out_round_3": [0]})  # fmt: skip
     dec = pd.DataFrame({
         "game": [0, 0], "round": [1, 1], "turn": [3, 4], "seat": [0, 1], "policy": [0, 0],
-        "hand_value": [5, 2], "called": [False, False], "lowest_opponent": [5, 9],
+        "hand_value": [5, 2], "hand_cards": [2, 1], "called": [False, False],
+        "lowest_opponent": [5, 9],
         # seat 0's opponents in playing order: 1, 2, 3 (3 is out); seat 1's: 2, 3, 0
         "opp1_cards": [4, 2], "opp2_cards": [2, -1], "opp3_cards": [-1, 2],
         "opp1_took": [1, 1], "opp2_took": [0, -1], "opp3_took": [-1, 2],
@@ -111,12 +112,14 @@ def test_branch_values_reads_the_public_features_of_a_hand_made_position():
     assert (first.next_fewest, first.pickup, first.total, first.assaf_out) == (0, 0, 190, 1)
     # seats 1 and 2 (10 and 5) are lower; seat 3 (400, out) does not count
     assert first.leading == 0
+    assert (first.hand_cards, first.one_card) == (2, 0)
     assert first.assafed == 1 and first.opponents == 2 and first.seats_in == 3
     # seat 1: the next opponent in (seat 2) holds 2, the fewest: next; it took a 1 (<= 2)
     second = values.iloc[1]
     assert (second.next_fewest, second.pickup, second.total, second.assaf_out) == (1, 1, 10, 0)
     assert second.leading == 0  # seat 2 has 5
     assert second.assafed == 0
+    assert (second.hand_cards, second.one_card) == (1, 1)
 
 
 @pytest.fixture(scope="module")

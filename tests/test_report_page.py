@@ -206,11 +206,18 @@ def test_the_yardstick_is_the_shipped_matches(page):
     assert players_page._verdict(-0.05, 0.01, "a", "b") == "not separable"
 
 
-def test_table_sizes_without_a_solution_and_house_rules():
-    # no solution ships for 8 players under nordic
-    assert not (solve.DATA / "nordic-8p.toml").exists()
+def test_table_sizes_without_a_solution_and_house_rules(monkeypatch):
+    shipped = solve.shipped
+
+    def without_eight(rules_name, players):
+        if players == 8:
+            raise solve.SolveError("none")
+        return shipped(rules_name, players)
+
+    monkeypatch.setattr(solve, "shipped", without_eight)
     section = players_page.build(ReportOptions(rules=Rules.preset("nordic"), players=(4, 8)))
     assert sorted(section.data["cells"]["players"].unique()) == [4]
+    monkeypatch.undo()
     house = players_page.build(ReportOptions(rules=Rules.preset("standard", limit=150),
                                              players=(2, 3)))  # fmt: skip
     assert house.data == {} and not any(not isinstance(b, str) for b in house.blocks)
@@ -262,17 +269,29 @@ def test_contents_links_match_github_anchors():
     assert _slug("3. When should I call Yaniv?") == "3-when-should-i-call-yaniv"
 
 
-def test_by_default_the_page_covers_every_table_size_that_ships(tmp_path):
+def test_by_default_the_page_covers_every_table_size(tmp_path, monkeypatch):
     out = tmp_path / "page"
     result = CliRunner().invoke(main, ["report", "--rules", "nordic", "--section",
                                        "players-page", "--out", str(out), "--quiet"])  # fmt: skip
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
-    shipped = [p for p in range(2, 9) if (solve.DATA / f"nordic-{p}p.toml").exists()]
-    assert shipped[-1] >= 7 and 8 not in shipped
-    for players in shipped:
+    assert all((solve.DATA / f"nordic-{p}p.toml").exists() for p in range(2, 9))
+    for players in range(2, 9):
         assert f"**{players} players" in md
-    assert "No solved strategy ships for 8 players" in md
+    assert "No solved strategy ships" not in md
+    # a size without a shipped solution is named, the others still shown
+    shipped = solve.shipped
+
+    def without_eight(rules_name, players):
+        if players == 8:
+            raise solve.SolveError("none")
+        return shipped(rules_name, players)
+
+    monkeypatch.setattr(solve, "shipped", without_eight)
+    result = CliRunner().invoke(main, ["report", "--rules", "nordic", "--section",
+                                       "players-page", "--out", str(out), "--quiet"])  # fmt: skip
+    md = (out / "report.md").read_text()
+    assert "No solved strategy ships for 8 players" in md and "**7 players" in md
 
 
 def test_the_populations_are_the_shipped_best_responses():

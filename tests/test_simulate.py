@@ -108,6 +108,19 @@ def test_decisions_are_every_moment_a_call_was_possible(rounds_reference):
     assert (assaf == (merged["outcome"] == "assaf")).all()
 
 
+def test_a_decision_records_the_seats_own_card_count(tmp_path):
+    # a seat's cards at the start of its turn are what the previous player saw it hold
+    # (as its first opponent) a turn before: nobody else plays in between
+    simulate(RULES, 3, "best", rounds=3_000, seed=3, out=tmp_path / "best", workers=1)
+    dec = open_dataset(tmp_path / "best").decisions
+    assert dec["hand_cards"].between(1, RULES.hand_size).all()
+    before = dec[["game", "round", "turn", "seat", "opp1_cards"]].assign(turn=dec["turn"] + 1)
+    pairs = dec.merge(before, on=["game", "round", "turn"], suffixes=("", "_before"))
+    pairs = pairs[pairs["seat"] == (pairs["seat_before"] + 1) % 3]
+    assert len(pairs) > 1_000
+    assert (pairs["hand_cards"] == pairs["opp1_cards_before"]).all()
+
+
 def test_schema_is_compact_and_documented(rounds_reference):
     data = open_dataset(rounds_reference)
     r = data.rounds

@@ -480,10 +480,14 @@ def _player_counts(text: str) -> tuple[int, ...]:
 
 @main.command("report")
 @rules_options
-@click.option("--players", "players_text", default="2..5", show_default=True,
-              metavar="A..B|LIST", help="Table sizes to study, e.g. 2..5 or 3,4 (the "
-                                        "player's page: every size with a shipped solution, "
-                                        "unless given).")  # fmt: skip
+@click.option(
+    "--players",
+    "players_text",
+    default="2..8",
+    show_default=True,
+    metavar="A..B|LIST",
+    help="Table sizes to study, e.g. 2..5 or 3,4.",
+)
 @click.option("--policy", default="best", show_default=True, metavar="SPEC",
               help="The policy whose play the Assaf-risk and calling sections study.")  # fmt: skip
 @click.option("--games", type=click.IntRange(10), default=None,
@@ -546,11 +550,9 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
         label = rules_label(book) if rules_label(book) in ("standard", "nordic") else "custom"
         # the command that makes this report alone
         command_line = command + (f" --rules {label}" if len(books) > 1 else "")
-        given = ctx.get_parameter_source("players_text") != click.core.ParameterSource.DEFAULT
         options = ReportOptions(rules=book, players=counts, policy=policy, seed=seed,
                                 quick=quick, workers=workers, dask=dask, data=data, quiet=quiet,
-                                command_line=command_line,
-                                page_players=None if given else tuple(range(2, 9)))  # fmt: skip
+                                command_line=command_line)  # fmt: skip
         if games is not None:
             options.scale = games / options.DECISION_GAMES[1 if quick else 0]
         if out is None:

@@ -216,6 +216,7 @@ def _primes(count: int, below: int = 2**31) -> np.ndarray:
 
 
 PRIMES = _primes(2 * LANES)  # one count takes LANES of them; a second count the others
+_PRIME_PRODUCTS = list(itertools.accumulate((int(p) for p in PRIMES), lambda a, b: a * b))
 _POOL = 128  # binomials C(pool, k) modulo the primes, for pool < _POOL (a deck has 112 cards)
 
 
@@ -305,6 +306,7 @@ def _put(out, key, at, src, i, factor, n_out):
 
 
 _BATCH = 128  # additions gathered before they are made (their places are read first)
+_MIN_PLACES = 512  # the smallest table: 0.6 * 512 + 128 states fit (see _Tables.take)
 
 
 @njit(inline="always")
@@ -564,7 +566,9 @@ class _Tables:
 
     def take(self, states: float) -> np.ndarray:
         """An empty table for ``states`` states (at most ``_LOAD`` of its places)."""
-        size = max(1024, int(states / _LOAD) + 1)
+        # a step checks the fill only between batches, so a table keeps room for one more
+        # batch above ``_LOAD`` of its places: more than ``_BATCH / (1 - _LOAD)`` places
+        size = max(_MIN_PLACES, int(states / _LOAD) + 1)
         fits = [i for i, b in enumerate(self.blocks) if b.shape[0] >= size]
         if fits:
             block = self.blocks.pop(min(fits, key=lambda i: self.blocks[i].shape[0]))
@@ -579,8 +583,11 @@ class _Tables:
         self.blocks.append(self.lent.pop(id(table)))
 
 
+@lru_cache(maxsize=4096)
 def _step_tables(v: int, lowest: int, highest: int, after: int | None):
     """Per member code, what one card of value ``v`` does (see :func:`_deal`).
+
+    Cached: the arrays are only read.
 
     The values left after this card range from ``lowest`` to ``highest``;
     ``after`` is the next value with cards above ``v`` (None if none).
@@ -608,10 +615,11 @@ def _step_tables(v: int, lowest: int, highest: int, after: int | None):
     return succ, free, short
 
 
-def _settle_tables(values: list[int], counts, hi: int):
+@lru_cache(maxsize=4096)
+def _settle_tables(values: tuple[int, ...], counts: tuple[int, ...], hi: int):
     """Per member code, the checks before dealing ``values`` (ascending; see :func:`_settle`).
 
-    ``hi`` is the highest value of the cards undealt.
+    ``hi`` is the highest value of the cards undealt. Cached: the arrays are only read.
     """
     need, room = CODE_NEED, CODE_ROOM
     ok = np.ones(_NONE + 1, np.bool_)
@@ -688,7 +696,7 @@ def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]
         start[i, LANES] = ~key
         start[i, :LANES] = [weight % p for p in primes]
     undealt = total
-    check = _settle_tables(values, counts, hi)
+    check = _settle_tables(tuple(values), tuple(counts), hi)
     table, n = run(False, start, check, np.array([undealt, 0, 1, 0, 0, 0]), len(rows))
     for at, v in enumerate(values):
         after = values[at + 1] if at + 1 < len(values) else None
@@ -705,7 +713,7 @@ def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]
             table, got = run(True, table, deal, prm, n * growth + 256)
             growth = got / max(n, 1)
             n = got
-        check = _settle_tables(values[at + 1 :], counts, hi)
+        check = _settle_tables(tuple(values[at + 1 :]), tuple(counts), hi)
         table, n = run(False, table, check, np.array([undealt, 0, 1, 0, 0, 0]), n)
     at = np.flatnonzero(table[:, LANES] == ~_FULL)
     if not len(at):
@@ -746,9 +754,7 @@ def _none_low(members, counts, total) -> Fraction:
         key = sum(c << (_BITS * p) for p, c in enumerate(codes))
         rows[key] = rows.get(key, 0) + weight * rest
     # the count is in [0, scale]: enough primes for their product to exceed it
-    n_primes = 1
-    while int(np.prod([int(p) for p in PRIMES[:n_primes]], dtype=object)) <= scale:
-        n_primes += 1
+    n_primes = next(i for i, product in enumerate(_PRIME_PRODUCTS, 1) if product > scale)
     residues = []
     top = max(r for (_, r), _ in groups)
     for mod in _MODULI[: -(-n_primes // LANES)]:

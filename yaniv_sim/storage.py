@@ -567,6 +567,7 @@ COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("seat", "int8", "all"),
         ("policy", "int8", "all"),
         ("hand_value", "int8", "all"),
+        ("hand_cards", "int8", "all"),
         ("opp{k}_cards", "int8", "all"),
         ("opp{k}_took", "int8", "all"),
         ("opp{k}_took_value", "int8", "all"),

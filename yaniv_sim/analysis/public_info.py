@@ -6,6 +6,9 @@ inputs of a calling rule. Players use more than that, all of it public:
 pickup
     an opponent still holds cards it took from the pile that add up to no
     more than your hand (it may well be low: those cards are in its hand);
+one_card
+    your hand is a single card (if you wait, you cannot shed more than that
+    card, and the card you draw stays in your hand);
 next_fewest
     the player after you, who plays next, holds the fewest cards (if you
     wait, the shortest hand at the table moves first);
@@ -41,6 +44,10 @@ FEATURES = {
     "pickup": (
         "an opponent still holds pile cards worth no more than your hand",
         ("no pickup", "a pickup"),
+    ),
+    "one_card": (
+        "your hand is a single card",
+        ("two or more cards", "a single card"),
     ),
     "next_fewest": (
         "the next player holds the fewest cards",

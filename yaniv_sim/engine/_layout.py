@@ -152,7 +152,8 @@ D_LOWEST = 4  # lowest opponent hand value (for analysis only; policies never se
 D_OPP_CARDS = 5  # MAX_SEATS - 1 entries: cards held by the opponent k seats clockwise
 D_OPP_KNOWN = D_OPP_CARDS + MAX_SEATS - 1  # of which taken from the pile
 D_OPP_KNOWN_VALUE = D_OPP_KNOWN + MAX_SEATS - 1  # their value
-DECISION_WIDTH = D_OPP_KNOWN_VALUE + MAX_SEATS - 1
+D_HAND_CARDS = D_OPP_KNOWN_VALUE + MAX_SEATS - 1  # cards in the acting seat's own hand
+DECISION_WIDTH = D_HAND_CARDS + 1
 
 ACTION_TURN = 0
 ACTION_CALL = 1

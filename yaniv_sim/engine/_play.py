@@ -39,6 +39,7 @@ from yaniv_sim.engine._layout import (
     ACTION_TURN,
     CUR,
     D_CALLED,
+    D_HAND_CARDS,
     D_LOWEST,
     D_OPP_CARDS,
     D_OPP_KNOWN,
@@ -237,6 +238,7 @@ def _log_decision(out, seat, called, t):
     dec[row, D_SEAT] = seat
     dec[row, D_TURN] = t.pst[PS_TURN]
     dec[row, D_VALUE] = hand_val[seat]
+    dec[row, D_HAND_CARDS] = hand_n[seat]
     dec[row, D_CALLED] = called
     lowest = 1 << 14
     o = seat

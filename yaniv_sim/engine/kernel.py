@@ -15,6 +15,7 @@ from yaniv_sim.engine._heuristic import _assaf_risk, _p_at_most, table_index
 from yaniv_sim.engine._layout import (
     CUR,
     D_CALLED,
+    D_HAND_CARDS,
     D_LOWEST,
     D_OPP_CARDS,
     D_OPP_KNOWN,
@@ -112,6 +113,7 @@ __all__ = [
     "DEAD",
     "DECISION_WIDTH",
     "D_CALLED",
+    "D_HAND_CARDS",
     "D_LOWEST",
     "D_OPP_CARDS",
     "D_OPP_KNOWN",

@@ -34,10 +34,8 @@ class ReportOptions:
     """
 
     rules: Rules = dataclasses.field(default_factory=Rules)
-    players: tuple[int, ...] = (2, 3, 4, 5)
-    # the table sizes of the player's page (read from shipped files, so cheap): None for
-    # ``players``; the command line gives every size from 2 to 8 unless --players is given
-    page_players: tuple[int, ...] | None = None
+    # table sizes (players at the start of a game): every size the rules allow
+    players: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
     policy: str = "best"
     seed: int = 0
     quick: bool = False

@@ -2,10 +2,10 @@
 
 From the same self-play games with call-or-wait branches as the Assaf-risk and
 when-to-call sections: for each table size and hand value, the Assaf risk if
-you called now and the verdict on calling, split by four things every player
-can see (:mod:`yaniv_sim.analysis.public_info`): a pickup, whether the shortest
-hand plays next, whether an Assaf would put you out, and whether you hold the
-lowest total. Under a preset the
+you called now and the verdict on calling, split by five things every player
+can see (:mod:`yaniv_sim.analysis.public_info`): a pickup, whether your hand
+is a single card, whether the shortest hand plays next, whether an Assaf
+would put you out, and whether you hold the lowest total. Under a preset the
 gain of calling is the game-win chance from the shipped equity tables; under
 house rules, the round margin.
 """
@@ -20,7 +20,7 @@ from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
 from yaniv_sim.rules import Rules
 
-TITLE = "What you can see: pickups, who plays next, the score"
+TITLE = "What you can see: pickups, your cards, who plays next, the score"
 SHORT = {"call": "call", "wait": "wait", "too close": "close", "too few": "few"}
 
 
@@ -64,7 +64,7 @@ def build(options: ReportOptions) -> Section:
     else:
         gain_words = "the round margin it gains over waiting"
     section.text(
-        "Four things every player at the table can see, and what they change. For each hand "
+        "Five things every player at the table can see, and what they change. For each hand "
         "value: the **Assaf risk if you called now** (the share of decision points where some "
         "opponent held your hand value or less) and the **verdict** on calling, from "
         f"{gain_words}: **call** or **wait** where a one-sided test says so, all the tests of "
@@ -95,7 +95,7 @@ def build(options: ReportOptions) -> Section:
 
 
 def _feature_label(feature: str) -> str:
-    return {"pickup": "Pickup", "next_fewest": "Shortest hand next",
+    return {"pickup": "Pickup", "one_card": "One card in hand", "next_fewest": "Shortest hand next",
             "assaf_out": "An Assaf puts you out", "leading": "Lowest total"}[feature]  # fmt: skip
 
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from yaniv_sim.engine.kernel import (
     D_CALLED,
+    D_HAND_CARDS,
     D_LOWEST,
     D_OPP_CARDS,
     D_OPP_KNOWN,
@@ -230,6 +231,7 @@ def _decisions_frame(request, parts, game_of, round_of, ids):
         "seat": seat.astype(np.int8),
         "policy": ids[unit, seat].astype(np.int8),
         "hand_value": dec[:, D_VALUE].astype(np.int8),
+        "hand_cards": dec[:, D_HAND_CARDS].astype(np.int8),
     }
     cards = dec[:, D_OPP_CARDS : D_OPP_CARDS + players - 1]
     for k in range(1, players):
