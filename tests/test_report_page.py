@@ -206,7 +206,8 @@ def test_the_yardstick_is_the_shipped_matches(page):
     assert players_page._verdict(-0.05, 0.01, "a", "b") == "not separable"
 
 
-def test_table_sizes_without_a_solution_and_house_rules(monkeypatch):
+def _hide_eight_players(monkeypatch):
+    """Make the shipped solutions look as if none shipped for 8 players."""
     shipped = solve.shipped
 
     def without_eight(rules_name, players):
@@ -215,6 +216,10 @@ def test_table_sizes_without_a_solution_and_house_rules(monkeypatch):
         return shipped(rules_name, players)
 
     monkeypatch.setattr(solve, "shipped", without_eight)
+
+
+def test_table_sizes_without_a_solution_and_house_rules(monkeypatch):
+    _hide_eight_players(monkeypatch)
     section = players_page.build(ReportOptions(rules=Rules.preset("nordic"), players=(4, 8)))
     assert sorted(section.data["cells"]["players"].unique()) == [4]
     monkeypatch.undo()
@@ -280,14 +285,7 @@ def test_by_default_the_page_covers_every_table_size(tmp_path, monkeypatch):
         assert f"**{players} players" in md
     assert "No solved strategy ships" not in md
     # a size without a shipped solution is named, the others still shown
-    shipped = solve.shipped
-
-    def without_eight(rules_name, players):
-        if players == 8:
-            raise solve.SolveError("none")
-        return shipped(rules_name, players)
-
-    monkeypatch.setattr(solve, "shipped", without_eight)
+    _hide_eight_players(monkeypatch)
     result = CliRunner().invoke(main, ["report", "--rules", "nordic", "--section",
                                        "players-page", "--out", str(out), "--quiet"])  # fmt: skip
     md = (out / "report.md").read_text()
