@@ -292,6 +292,23 @@ def test_by_default_the_page_covers_every_table_size(tmp_path, monkeypatch):
     assert "No solved strategy ships for 8 players" in md and "**7 players" in md
 
 
+def test_a_quick_report_simulates_two_to_five_players_and_pages_every_size(tmp_path):
+    out = tmp_path / "quick"
+    result = CliRunner().invoke(main, ["report", "--rules", "standard", "--quick", "--section",
+                                       "players-page", "--out", str(out), "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text()
+    assert "Table sizes (players at the start of a game): 2, 3, 4, 5." in md
+    assert "**8 players" in md and "**2 players" in md
+    # --players wins over the quick default, for the page too
+    result = CliRunner().invoke(main, ["report", "--rules", "standard", "--quick", "--section",
+                                       "players-page", "--players", "6,7", "--out", str(out),
+                                       "--quiet"])  # fmt: skip
+    md = (out / "report.md").read_text()
+    assert "Table sizes (players at the start of a game): 6, 7." in md
+    assert "**7 players" in md and "**8 players" not in md
+
+
 def test_the_populations_are_the_shipped_best_responses():
     section = players_page.build(ReportOptions(rules=Rules.preset("standard"), players=(2, 3, 4)))
     rows = section.data["populations"]

@@ -486,7 +486,8 @@ def _player_counts(text: str) -> tuple[int, ...]:
     default="2..8",
     show_default=True,
     metavar="A..B|LIST",
-    help="Table sizes to study, e.g. 2..5 or 3,4.",
+    help="Table sizes to study, e.g. 2..5 or 3,4 (with --quick and no --players: 2..5, "
+    "the player's page 2..8).",
 )
 @click.option("--policy", default="best", show_default=True, metavar="SPEC",
               help="The policy whose play the Assaf-risk and calling sections study.")  # fmt: skip
@@ -541,6 +542,11 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
              or ctx.params.get("variants") or ctx.params.get("settings"))  # fmt: skip
     books = [rules] if named else [Rules.preset("standard"), Rules.preset("nordic")]
     counts = _player_counts(players_text)
+    page_counts = None
+    if quick and ctx.get_parameter_source("players_text") == click.core.ParameterSource.DEFAULT:
+        # a quick report keeps to two minutes: its simulated sections cover 2 to 5 players,
+        # its player's page (shipped files only) every size
+        counts, page_counts = (2, 3, 4, 5), counts
     for book in books:
         for n in counts:
             book.check_players(n)
@@ -552,7 +558,7 @@ def report_command(rules, players_text, policy, games, quick, seed, sections, ou
         command_line = command + (f" --rules {label}" if len(books) > 1 else "")
         options = ReportOptions(rules=book, players=counts, policy=policy, seed=seed,
                                 quick=quick, workers=workers, dask=dask, data=data, quiet=quiet,
-                                command_line=command_line)  # fmt: skip
+                                command_line=command_line, page_players=page_counts)  # fmt: skip
         if games is not None:
             options.scale = games / options.DECISION_GAMES[1 if quick else 0]
         if out is None:

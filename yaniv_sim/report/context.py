@@ -36,6 +36,9 @@ class ReportOptions:
     rules: Rules = dataclasses.field(default_factory=Rules)
     # table sizes (players at the start of a game): every size the rules allow
     players: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+    # the player's page's table sizes (read from shipped files, so cheap), when not
+    # ``players``: the command line's quick report simulates 2 to 5 players, its page has 2 to 8
+    page_players: tuple[int, ...] | None = None
     policy: str = "best"
     seed: int = 0
     quick: bool = False

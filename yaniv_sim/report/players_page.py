@@ -384,7 +384,7 @@ def build(options: ReportOptions) -> Section:
                               "tables (nothing simulated)", "yaniv-sim": options.setup()[
                               "yaniv-sim"]})  # fmt: skip
     shipped, missing = {}, []
-    for players in options.players:
+    for players in options.page_players or options.players:
         try:
             shipped[players] = solve.shipped(name, players)
         except solve.SolveError:
@@ -392,7 +392,7 @@ def build(options: ReportOptions) -> Section:
     if not shipped:
         section.text(
             f"No solved calling strategy ships for the rules `{name}` at "
-            + ", ".join(map(str, options.players))
+            + ", ".join(map(str, options.page_players or options.players))
             + f" players (the package ships {_shipped_words()}; make one with `yaniv-sim "
             "solve`, see docs/solve.md). This page is read from those files only."
         )
