@@ -648,8 +648,10 @@ def _settle_tables(values: tuple[int, ...], counts: tuple[int, ...], hi: int):
     return ok, free, need_upto, avail
 
 
-def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]:
+def _count(rows: dict[int, int], counts: tuple[int, ...], total: int, top: int, mod) -> list[int]:
     """The count of :func:`_none_low` modulo the primes of ``mod``, from the first states ``rows``.
+
+    ``counts``: the unseen cards of each value, a tuple (the cached tables are keyed on it).
 
     ``rows`` maps a state's key to its weight (an integer) before any card
     is dealt; no member takes a card above ``top`` points, so the values
@@ -657,7 +659,7 @@ def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]
     """
     primes = [int(p) for p in mod[0]]
     hi = max(v for v in range(11) if int(counts[v]))
-    values = [v for v in range(min(top, 10) + 1) if int(counts[v])]
+    values = tuple(v for v in range(min(top, 10) + 1) if int(counts[v]))
     tables = _Tables()
     scratch = np.zeros((2, SLOTS), np.int64)
     batch = (
@@ -696,7 +698,7 @@ def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]
         start[i, LANES] = ~key
         start[i, :LANES] = [weight % p for p in primes]
     undealt = total
-    check = _settle_tables(tuple(values), tuple(counts), hi)
+    check = _settle_tables(values, counts, hi)
     table, n = run(False, start, check, np.array([undealt, 0, 1, 0, 0, 0]), len(rows))
     for at, v in enumerate(values):
         after = values[at + 1] if at + 1 < len(values) else None
@@ -713,7 +715,7 @@ def _count(rows: dict[int, int], counts, total: int, top: int, mod) -> list[int]
             table, got = run(True, table, deal, prm, n * growth + 256)
             growth = got / max(n, 1)
             n = got
-        check = _settle_tables(tuple(values[at + 1 :]), tuple(counts), hi)
+        check = _settle_tables(values[at + 1 :], counts, hi)
         table, n = run(False, table, check, np.array([undealt, 0, 1, 0, 0, 0]), n)
     at = np.flatnonzero(table[:, LANES] == ~_FULL)
     if not len(at):

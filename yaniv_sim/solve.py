@@ -216,8 +216,8 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
     meaning 3 or more), ``seats_in`` (the seats still in, the caller's too),
     ``pickup`` (1: an opponent still holds cards it took from the pile worth
     no more than the hand), ``hand_cards`` (cards in the seat's hand),
-    ``one_card`` (1: the hand is a single card), ``next_fewest`` (1: the next opponent in playing
-    order holds the fewest cards, ties included), ``total`` (the seat's game
+    ``one_card`` (1: the hand is a single card), ``next_fewest`` (1: the next
+    opponent in playing order holds the fewest cards, ties included), ``total`` (the seat's game
     total before the round), ``assaf_out`` (1: an Assaf's points would take
     that total over the limit, milestones aside), ``leading`` (1: no other
     player still in has a lower total), ``called``, ``assafed``
@@ -248,6 +248,7 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
     opponents = (opp_cards >= 0).sum(axis=1)
     turn = dec["turn"].to_numpy(np.int64)
     value = dec["hand_value"].to_numpy(np.int64)
+    cards = dec["hand_cards"].to_numpy(np.int64)
     took = dec[[f"opp{k}_took" for k in range(1, players)]].to_numpy(np.int64)
     took_value = dec[[f"opp{k}_took_value" for k in range(1, players)]].to_numpy(np.int64)
     pickup = ((took > 0) & (took_value <= value[:, None])).any(axis=1)
@@ -270,8 +271,8 @@ def branch_values(dataset, equity: Equity | None) -> pd.DataFrame:
             "opponents": np.minimum(opponents, TABLE_OPPONENTS),
             "seats_in": opponents + 1,
             "pickup": pickup.astype(np.int64),
-            "hand_cards": dec["hand_cards"].to_numpy(np.int64),
-            "one_card": (dec["hand_cards"].to_numpy(np.int64) == 1).astype(np.int64),
+            "hand_cards": cards,
+            "one_card": (cards == 1).astype(np.int64),
             "next_fewest": (held[rows, first_in] == fewest).astype(np.int64),
             "total": total,
             "assaf_out": (total + penalty > rules.limit).astype(np.int64),

@@ -32,32 +32,47 @@ The points are those of the report's self-play with call-or-wait branches
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
 from yaniv_sim.stats import clustered_interval, clustered_means, fdr_verdicts
 
-__all__ = ["FEATURES", "feature_table"]
+__all__ = ["FEATURES", "Feature", "feature_table"]
 
-# feature -> (what it means, (name of level 0, name of level 1))
+
+class Feature(NamedTuple):
+    """A split of the decision points by something every player can see."""
+
+    label: str  # its name in the report
+    meaning: str
+    levels: tuple[str, str]  # the names of level 0 and level 1
+
+
 FEATURES = {
-    "pickup": (
+    "pickup": Feature(
+        "Pickup",
         "an opponent still holds pile cards worth no more than your hand",
         ("no pickup", "a pickup"),
     ),
-    "one_card": (
+    "one_card": Feature(
+        "One card in hand",
         "your hand is a single card",
         ("two or more cards", "a single card"),
     ),
-    "next_fewest": (
+    "next_fewest": Feature(
+        "Shortest hand next",
         "the next player holds the fewest cards",
         ("the shortest hand elsewhere", "the shortest hand next"),
     ),
-    "assaf_out": (
+    "assaf_out": Feature(
+        "An Assaf puts you out",
         "an Assaf's points would put you out",
         ("room for an Assaf", "no room for an Assaf"),
     ),
-    "leading": (
+    "leading": Feature(
+        "Lowest total",
         "no other player still in has a lower game total than yours",
         ("someone lower", "the lowest total"),
     ),

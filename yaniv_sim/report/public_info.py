@@ -73,13 +73,12 @@ def build(options: ReportOptions) -> Section:
         f"clustered by game. The positions are those of `{options.policy}`'s self-play, so "
         "a split shows what the feature changes at the positions that policy reaches."
     )
-    section.text("\n".join(f"- **{_feature_label(feature)}**: {meaning}."
-                           for feature, (meaning, _names) in FEATURES.items()))  # fmt: skip
+    section.text("\n".join(f"- **{f.label}**: {f.meaning}." for f in FEATURES.values()))
     for players in players_list:
         part = table[table["players"] == players]
         values = sorted(part["hand_value"].unique())
         wide = pd.DataFrame({"hand value": values})
-        for feature, (_meaning, names) in FEATURES.items():
+        for feature, (_label, _meaning, names) in FEATURES.items():
             for level in (0, 1):
                 cells = part[(part["feature"] == feature) & (part["level"] == level)]
                 cells = cells.set_index("hand_value")
@@ -92,11 +91,6 @@ def build(options: ReportOptions) -> Section:
     section.text("Every cell with its decision points, games, intervals and p-values: "
                  "[`public-info.csv`](public-info.csv).")  # fmt: skip
     return section
-
-
-def _feature_label(feature: str) -> str:
-    return {"pickup": "Pickup", "one_card": "One card in hand", "next_fewest": "Shortest hand next",
-            "assaf_out": "An Assaf puts you out", "leading": "Lowest total"}[feature]  # fmt: skip
 
 
 def flips(table: pd.DataFrame) -> pd.DataFrame:
@@ -127,7 +121,7 @@ def _takeaway(table: pd.DataFrame) -> str:
     risk = table.pivot_table(index=["players", "feature", "hand_value"], columns="level",
                              values="risk").dropna()  # fmt: skip
     lines = []
-    for feature, (_meaning, names) in FEATURES.items():
+    for feature, (_label, _meaning, names) in FEATURES.items():
         if feature not in risk.index.get_level_values("feature"):
             continue
         part = risk.xs(feature, level="feature")
@@ -140,7 +134,7 @@ def _takeaway(table: pd.DataFrame) -> str:
         for (players, feature, without, with_), part in turned.groupby(
             ["players", "feature", "without", "with"], sort=True
         ):
-            names = FEATURES[feature][1]
+            names = FEATURES[feature].levels
             items.append(f"at {players} players, {without} with {names[0]} and {with_} with "
                          f"{names[1]} at {_spans(list(part['hand_value']))}")  # fmt: skip
         text += " The verdict turns from one way to the other: " + "; ".join(items) + "."
