@@ -1,6 +1,6 @@
 """Time the exact Assaf odds (``odds.p_assaf``) on table situations, up to the advisor's worst.
 
-Run: ``python bench/bench_odds.py [--only NAME ...] [--repeats 3]``
+Run: ``python bench/bench_odds.py [--only NAME ...] [--repeats 3] [--exact]``
 
 Each case is a caller's hand, the opponents' card counts and the cards they
 are known to hold; the unseen cards are the deck less the caller's hand and
@@ -8,6 +8,8 @@ the known cards. The script prints the best of ``--repeats`` timings and the
 probability for every case, after the time of the first call of all (the
 kernels compiled, or loaded from numba's cache: run with
 ``NUMBA_CACHE_DIR`` set to an empty folder to time the compilation).
+``--exact`` times ``p_assaf(..., exact=True)`` (the exact fraction, the
+count modulo primes) instead of the float the advisor uses.
 """
 
 from __future__ import annotations
@@ -73,10 +75,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="substrings of case names")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--exact", action="store_true", help="time the exact fraction")
     args = parser.parse_args()
     value, opponents, unseen, known = situation(*CASES[next(iter(CASES))])
     start = time.perf_counter()
-    p_assaf(value, opponents, unseen, known)
+    p_assaf(value, opponents, unseen, known, exact=args.exact)
     print(f"{time.perf_counter() - start:9.3f} s  first call (compile or cache load)", flush=True)
     for name, case in CASES.items():
         if args.only and not any(s in name for s in args.only):
@@ -85,7 +88,7 @@ def main() -> None:
         best = float("inf")
         for _ in range(args.repeats):
             start = time.perf_counter()
-            p = p_assaf(value, opponents, unseen, known)
+            p = float(p_assaf(value, opponents, unseen, known, exact=args.exact))
             best = min(best, time.perf_counter() - start)
         print(f"{best:9.3f} s  p={p:.12f}  {name}", flush=True)
 

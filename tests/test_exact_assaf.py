@@ -308,27 +308,31 @@ def test_count_equals_brute_force_with_many_small_hands(seed):
 
 def test_count_with_tables_that_keep_growing(monkeypatch):
     """Tables sized far too small: their states move to larger ones mid-step, same count."""
-    import yaniv_sim.odds as odds
+    import yaniv_sim._assaf_count as count
 
     unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
     expected = p_assaf(15, [3] * 7, unseen, exact=True)
+    expected_float = p_assaf(15, [3] * 7, unseen)
     grown = []
-    grow = odds._grow
-    monkeypatch.setattr(odds, "_MARGIN", 0.05)
-    monkeypatch.setattr(odds, "_grow", lambda small, big: grown.append(1) or grow(small, big))
+    grow, grow_f = count._grow, count._grow_f
+    monkeypatch.setattr(count, "_MARGIN", 0.05)
+    monkeypatch.setattr(count, "_grow", lambda small, big: grown.append(1) or grow(small, big))
+    monkeypatch.setattr(count, "_grow_f", lambda small, big: grown.append(2) or grow_f(small, big))
     assert p_assaf(15, [3] * 7, unseen, exact=True) == expected
-    assert len(grown) > 10
+    assert p_assaf(15, [3] * 7, unseen) == pytest.approx(expected_float, rel=0, abs=1e-14)
+    assert grown.count(1) > 10 and grown.count(2) > 10
 
 
 def test_the_smallest_table_holds_one_more_batch_when_full():
     # a step checks a table's fill between batches of additions: a table at its fill
     # limit must still take a whole batch, or the probing for a free place never ends
-    import yaniv_sim.odds as odds
+    import yaniv_sim._assaf_count as count
 
-    assert odds._MIN_PLACES - int(odds._LOAD * odds._MIN_PLACES) > odds._BATCH
-    for states in (1, 50, 300, 10_000):
-        size = odds._Tables().take(states).shape[0]
-        assert size - int(odds._LOAD * size) > odds._BATCH
+    assert count._MIN_PLACES - int(count._LOAD * count._MIN_PLACES) > count._BATCH
+    for width in (count._Modular.width, count._Float.width):
+        for states in (1, 50, 300, 10_000):
+            size = count._Tables(width).take(states).shape[0]
+            assert size - int(count._LOAD * size) > count._BATCH
 
 
 def test_seven_seven_card_opponents_take_two_counts():
@@ -358,3 +362,28 @@ def test_advisor_with_one_joker_taken_and_the_other_unseen():
     expected = _brute_text(3, [2, 1], unseen, ["JK", ""])
     assert advice.unseen == 51
     assert advice.exact_risk == pytest.approx(float(expected), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_float_is_the_exact_fraction_to_rounding(seed):
+    # p_assaf's float comes from the same count in floating point (a signed sum whose
+    # terms add up to at most 2**7 in absolute value): it must be the exact fraction's
+    # value to rounding, for any deck, known cards, and risks near 0 or 1
+    rng = np.random.default_rng(1000 + seed)
+    decks, jokers = 1 + seed % 2, int(rng.integers(0, 5))
+    deck = rng.permutation(deck_codes(decks, jokers))
+    opponents = int(rng.integers(1, 8))
+    most = 7 if opponents <= 3 else 4
+    cards = [int(c) for c in rng.integers(1, most + 1, opponents)]
+    at = 5  # the caller's hand: the first cards of the deck
+    known = []
+    for c in cards:
+        k = int(rng.integers(0, 3)) if c > 1 and rng.random() < 0.4 else 0
+        known.append(deck[at : at + k].tolist())
+        at += k
+    unseen = deck[at:]
+    value = int(rng.integers(0, 16))
+    exact = p_assaf(value, cards, unseen, known, decks=decks, jokers_per_deck=jokers, exact=True)
+    got = p_assaf(value, cards, unseen, known, decks=decks, jokers_per_deck=jokers)
+    assert isinstance(got, float)
+    assert abs(got - float(exact)) < 1e-13, (value, cards, known)

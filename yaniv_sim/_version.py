@@ -26,7 +26,15 @@ def source_digest() -> str:
 # module's kernel calls or inlines, or a global array such kernels read (cards,
 # policy layouts). A module whose kernels call only kernels of its own file (equity)
 # needs no place here: numba itself notices an edit to that file.
-KERNEL_SOURCE = ("engine", "simulation", "policies", "cards.py", "odds.py", "_numba.py")
+KERNEL_SOURCE = (
+    "engine",
+    "simulation",
+    "policies",
+    "cards.py",
+    "odds.py",
+    "_assaf_count.py",
+    "_numba.py",
+)
 
 
 def kernel_digest() -> str:
