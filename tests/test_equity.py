@@ -219,3 +219,34 @@ def test_settling_many_rounds_equals_settling_each():
         assert winner[i] == (-1 if w is None else w)
     with pytest.raises(ValueError, match="rounds, seats"):
         settle_rounds(totals, scores[:, :3], alive, rules)
+
+
+@pytest.mark.parametrize(("name", "players"), [("standard", 2), ("nordic", 3), ("standard", 5),
+                                               ("nordic", 8)])  # fmt: skip
+def test_the_kernels_equity_is_the_table(name, players):
+    # the search's objective=win reads the table through kernels of its own
+    # (engine._equity): the same win chances, and the same settling of a round
+    from yaniv_sim.engine._equity import equity_arrays, value_after, win_chance
+    from yaniv_sim.engine._layout import rule_record
+
+    rules = Rules.preset(name)
+    table = equity.shipped(name, players)
+    arrays, record = equity_arrays(rules, players), rule_record(rules, players)
+    rng = np.random.default_rng(players)
+    for _ in range(150):
+        alive = rng.random(players) < 0.7
+        alive[rng.integers(players)] = True
+        totals = rng.integers(0, rules.limit + 1, players)
+        starter = int(rng.choice(np.flatnonzero(alive)))
+        scores = rng.integers(0, 40, players) * (rng.random(players) < 0.8)
+        winner = int(rng.choice(np.flatnonzero(alive))) if rng.random() < 0.8 else -1
+        if winner >= 0:
+            scores[winner] = 0
+        now = table.win_chances(totals, alive, starter)
+        after = table.after_round(totals, scores, alive, starter, winner)
+        flags = alive.astype(np.int8)
+        for seat in range(players):
+            got = win_chance(arrays, rules.limit, totals, flags, starter, seat)
+            assert got == pytest.approx(now[seat], abs=1e-12)
+            got = value_after(arrays, record, totals, flags, scores, starter, winner, seat)
+            assert got == pytest.approx(after[seat], abs=1e-12)

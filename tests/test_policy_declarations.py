@@ -109,7 +109,8 @@ def test_the_search_table_is_the_declaration():
     declared = {}
     for p in SEARCH.params:
         if p.choices:
-            declared[p.name] = ("a policy name", p.choices[int(p.default)])
+            names = "a policy name" if p.name == "base" else " or ".join(p.choices)
+            declared[p.name] = (names, p.choices[int(p.default)])
         else:
             declared[p.name] = (f"{p.low:.0f} to {p.high:.0f}", f"{p.default:g}")
     assert documented == declared

@@ -90,6 +90,42 @@ def test_one_world_values_are_what_playing_that_world_on_gives():
                 assert choice.value == pytest.approx(_relative(record.scores, world.alive, seat))
 
 
+def test_one_world_win_values_are_the_equity_after_playing_that_world_on():
+    # objective=win: a rollout is worth the seat's game-win chance once its round is
+    # settled, by the shipped equity table (totals near the limit and a milestone in play)
+    from yaniv_sim import equity
+
+    rules = STANDARD
+    table = equity.shipped("standard", 4)
+    spec = "search:worlds=1,base=best,objective=win"
+    checked = 0
+    for i, position in enumerate(_positions(rules, 4, "best", [5, 6, 7], [2, 6])):
+        totals = np.array([[190, 40, 150, 95], [60, 185, 120, 199], [10, 20, 30, 196]][i % 3])
+        position = dataclasses.replace(position, totals=totals)
+        seat = position.seat
+        answer = engine.search_position(position, rules, spec)
+        world = engine.search_worlds(position, rules, spec)[0]
+        for choice in answer.discard:
+            laid = choice.action.split(" (")[0]
+            record = engine.play_on(world, rules, "best", discard=laid, call=None)
+            winner = -1 if record.winner is None else record.winner
+            want = table.after_round(world.totals, record.scores, world.alive,
+                                     position.starter, winner)[seat]  # fmt: skip
+            assert choice.value == pytest.approx(want, abs=1e-12)
+            assert 0.0 <= choice.value <= 1.0
+            checked += 1
+    assert checked > 10
+
+
+def test_a_win_search_needs_a_shipped_equity_table():
+    position = _positions(STANDARD, 3, "best", [1], [2])[0]
+    house = dataclasses.replace(STANDARD, limit=150)
+    with pytest.raises(ValueError, match="objective: 'win' needs an equity table"):
+        engine.search_position(position, house, "search:worlds=2,objective=win")
+    # the same rules with round points need none
+    engine.search_position(position, house, "search:worlds=2")
+
+
 def _hand_written(hands: list[str], pile: str, dead: str = "", turn: int = 8, seat: int = 0):
     """A position of standard rules, one deck: the given hands, pile and dead cards, the
     rest in the stock."""

@@ -31,7 +31,6 @@ KERNEL_SOURCE = (
     "simulation",
     "policies",
     "cards.py",
-    "odds.py",
     "_assaf_count.py",
     "_numba.py",
 )

@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
+from yaniv_sim._equity_file import FORMAT, KNOT_STEP, EquityError, read, shipped_path
 from yaniv_sim._numba import njit
 from yaniv_sim._version import __version__
 from yaniv_sim.engine import settle_round, settle_rounds
@@ -48,15 +49,8 @@ from yaniv_sim.rules import Rules
 from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
 
-FORMAT = 1  # the file layout of Equity.save
-KNOT_STEP = 10  # points between the logit's knots
 THEFT_CHARGE = 30
-DATA = Path(__file__).parent / "data" / "equity"
 STARTER_WINNER, STARTER_OTHER, STARTER_NOBODY = 0, 1, 2
-
-
-class EquityError(ValueError):
-    """A table that cannot be built, read or asked."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,29 +251,13 @@ class Equity:
 
 def load(path) -> Equity:
     """Read a table written by :meth:`Equity.save`."""
-    path = Path(path)
-    if not path.is_file():
-        raise EquityError(f"equity table {path}: no such file")
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            header = json.loads(str(f["header"]))
-            arrays = {name: f[name] for name in f.files}
-    except (OSError, ValueError, KeyError) as exc:
-        raise EquityError(f"equity table {path}: not an equity table ({exc})") from None
-    if header.get("format") != FORMAT:
-        raise EquityError(f"equity table {path}: format {header.get('format')!r}, not {FORMAT}")
-    players = int(header["players"])
-    logit = {
-        k: (arrays[f"curve_{k}"], arrays[f"gap_{k}"], arrays[f"places_{k}"])
-        for k in range(3, players + 1)
-        if f"curve_{k}" in arrays
-    }
+    header, two, tied, logit = read(path)
     return Equity(
         rules=Rules.from_dict(header["rules"]),
-        players=players,
+        players=int(header["players"]),
         policy=header["policy"],
-        two=arrays["two_steps"].cumsum(axis=1).cumsum(axis=2) / 65535,
-        tied=arrays["tied"],
+        two=two,
+        tied=tied,
         logit=logit,
         meta=header["meta"],
     )
@@ -287,11 +265,7 @@ def load(path) -> Equity:
 
 def shipped(rules_name: str, players: int) -> Equity:
     """The table shipped with the package for a preset and table size (policy ``best``)."""
-    if rules_name not in ("standard", "nordic"):
-        raise EquityError(f"rules: {rules_name!r}; tables ship for standard and nordic")
-    if not 2 <= players <= 8:
-        raise EquityError(f"players: {players!r}; use 2 to 8")
-    return load(DATA / f"{rules_name}-{players}p.npz")
+    return load(shipped_path(rules_name, players))
 
 
 # --- building a table --------------------------------------------------------------

@@ -314,7 +314,11 @@ def _table(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
     matrix = policy_matrix(policies, players)
-    return rule_record(rules, players), policy_records(matrix), search_workspace(matrix, players)
+    return (
+        rule_record(rules, players),
+        policy_records(matrix),
+        search_workspace(matrix, players, rules),
+    )
 
 
 def play_round(

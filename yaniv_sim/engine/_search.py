@@ -12,7 +12,10 @@ measured on the same cards.
 
 The outcome of a rollout is the round's points relative to the table: the
 mean score of the other seats still in, less the seat's own (higher is
-better). Ties go to the first candidate in a fixed order: calling before
+better); with ``objective=win``, the seat's chance of winning the game once
+the round is settled, from the shipped equity table
+(:mod:`~yaniv_sim.engine._equity`): a round that ends the game is worth 1
+to its winner and 0 to the others. Ties go to the first candidate in a fixed order: calling before
 waiting; card sets in the order the engine lists them, each laying in the
 order of ``legal_layings``; the stock before the previous discard's cards.
 
@@ -42,6 +45,7 @@ import numpy as np
 
 from yaniv_sim._numba import njit
 from yaniv_sim.engine._discards import C_MASK, _layings, _mask_kind, _takeable_bits
+from yaniv_sim.engine._equity import EquityArrays, equity_arrays, no_equity, value_after
 from yaniv_sim.engine._layout import (
     CUR,
     LAY_KIND,
@@ -51,7 +55,9 @@ from yaniv_sim.engine._layout import (
     PS_CUR_N,
     PS_PREV_KIND,
     PS_PREV_N,
+    PS_STARTER,
     PS_TURN,
+    S_WINNER,
     Force,
 )
 from yaniv_sim.engine._play import _play_out
@@ -94,6 +100,9 @@ class Search(NamedTuple):
         The last search's candidates, worlds and chosen candidate.
     ``chosen`` int64[seats]
         The draw each seat chose with its discard (``NO_DRAW`` if none).
+    ``equity`` EquityArrays
+        The table that values a rollout under ``objective=win`` (an empty
+        one when no seat searches for the win).
     """
 
     bases: np.ndarray
@@ -107,10 +116,16 @@ class Search(NamedTuple):
     values: np.ndarray
     info: np.ndarray
     chosen: np.ndarray
+    equity: EquityArrays
 
 
-def new_search(bases: np.ndarray, seats: int, worlds: int) -> Search:
-    """A search workspace for ``seats`` seats and up to ``worlds`` worlds per decision."""
+def new_search(
+    bases: np.ndarray, seats: int, worlds: int, equity: EquityArrays | None = None
+) -> Search:
+    """A search workspace for ``seats`` seats and up to ``worlds`` worlds per decision.
+
+    ``equity``: the table for ``objective=win`` (default: none).
+    """
     return Search(
         bases=bases,
         world=new_table(seats),
@@ -123,12 +138,15 @@ def new_search(bases: np.ndarray, seats: int, worlds: int) -> Search:
         values=np.zeros((MAX_LAYINGS, max(1, min(worlds, MAX_WORLDS))), np.float64),
         info=np.zeros(3, np.int64),
         chosen=np.full(seats, NO_DRAW, np.int64),
+        equity=no_equity(seats) if equity is None else equity,
     )
 
 
 @njit
-def _rollout(rules, base, search, seat, force, key):
-    """Play the sampled world on with every seat at ``base``; ``seat``'s relative outcome.
+def _rollout(rules, base, search, seat, force, key, objective):
+    """Play the sampled world on with every seat at ``base``; ``seat``'s outcome.
+
+    ``objective`` 0: its points relative to the table; 1: its game-win chance after the round.
 
     The world is copied into ``search.roll`` and its streams seeded from
     ``key``, so every candidate of one world is played on the same cards.
@@ -150,6 +168,10 @@ def _rollout(rules, base, search, seat, force, key):
     _seed_round_streams(roll.rng, key, seat, 0)
     _play_out(rules, base, roll, search.out, force)
     scores = search.out.scores[0]
+    if objective == 1:
+        winner = search.out.summary[0, S_WINNER]
+        return value_after(search.equity, rules, world.totals, world.alive, scores,
+                           world.pst[PS_STARTER], winner, seat)  # fmt: skip
     others = 0.0
     n = 0
     for s in range(scores.shape[0]):
@@ -171,6 +193,7 @@ def _evaluate(rules, policy, search, seat, t, n_cands, key):
     if policy.rollouts > 0:
         worlds = max(1, min(worlds, np.int64(policy.rollouts) // n_cands))
     turn = t.pst[PS_TURN]
+    objective = np.int64(policy.objective)
     cands, values = search.cands, search.values
     _seed_sampler(search.rng, key)
     for w in range(worlds):
@@ -179,7 +202,7 @@ def _evaluate(rules, policy, search, seat, t, n_cands, key):
         for c in range(n_cands):
             force = Force(turn, cands[c, K_CALL], cands[c, K_MASK], cands[c, K_LAYING],
                           cands[c, K_DRAW])  # fmt: skip
-            values[c, w] = _rollout(rules, base, search, seat, force, world_key)
+            values[c, w] = _rollout(rules, base, search, seat, force, world_key, objective)
     best = 0
     best_sum = -np.inf
     for c in range(n_cands):
@@ -293,8 +316,13 @@ def search_draw(policy, search, seat, rules, t):
     return _choose_draw(search.bases[np.int64(policy.base)], seat, rules, t)
 
 
-def search_workspace(matrix: np.ndarray, players: int) -> Search | None:
-    """The workspace for a policy matrix (or a stack of them), or None when no seat searches."""
+def search_workspace(matrix: np.ndarray, players: int, rules) -> Search | None:
+    """The workspace for a policy matrix (or a stack of them) under ``rules``.
+
+    None when no seat searches. A seat searching for the win
+    (``objective=win``) needs the shipped equity table of the preset
+    ``rules`` equal (an error names the parameter otherwise).
+    """
     from yaniv_sim.engine.specs import policy_matrix
 
     searching = matrix[..., P_KIND] == KIND_SEARCH
@@ -302,4 +330,7 @@ def search_workspace(matrix: np.ndarray, players: int) -> Search | None:
         return None
     worlds = int(matrix[..., SEARCH.slot("worlds")][searching].max())
     bases = np.stack([policy_matrix(name, players) for name in SEARCH_BASES])
-    return new_search(bases.view(POLICY).reshape(len(SEARCH_BASES), players), players, worlds)
+    win = (matrix[..., SEARCH.slot("objective")][searching] == 1).any()
+    equity = equity_arrays(rules, players) if win else None
+    return new_search(bases.view(POLICY).reshape(len(SEARCH_BASES), players), players, worlds,
+                      equity)  # fmt: skip

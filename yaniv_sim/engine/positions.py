@@ -143,7 +143,11 @@ def _rules_and_policies(rules: Rules, players: int, policies):
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
     matrix = policy_matrix(policies, players)
-    return rule_record(rules, players), policy_records(matrix), search_workspace(matrix, players)
+    return (
+        rule_record(rules, players),
+        policy_records(matrix),
+        search_workspace(matrix, players, rules),
+    )
 
 
 def _from_table(t: Table) -> Position:

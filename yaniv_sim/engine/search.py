@@ -63,10 +63,17 @@ class SearchAnswer:
     call: list[SearchChoice] | None
     discard: list[SearchChoice]
     draw: list[SearchChoice] | None
+    objective: str = "points"  # what a value is: "points" or "win" (a game-win chance)
 
     def __str__(self) -> str:
-        lines = [f"search ({self.policy}) for seat {self.seat}; value = round points relative "
-                 "to the table (others' mean score less yours), 95% intervals"]  # fmt: skip
+        if self.objective == "win":
+            what = ("value = your chance of winning the game once this round is settled "
+                    "(shipped equity table), in %; differences in percentage points")  # fmt: skip
+            scale = 100.0
+        else:
+            what = "value = round points relative to the table (others' mean score less yours)"
+            scale = 1.0
+        lines = [f"search ({self.policy}) for seat {self.seat}; {what}, 95% intervals"]
         for title, choices in (("call or wait", self.call), ("discard", self.discard),
                                ("draw", self.draw)):  # fmt: skip
             if not choices:
@@ -74,10 +81,12 @@ class SearchAnswer:
             lines.append(f"  {title}:")
             for i, c in enumerate(choices):
                 mark = "->" if i == 0 else "  "
-                gap = "" if i == 0 else (f"; {c.gap:+.2f} against the choice "
-                                         f"({c.gap_low:+.2f} to {c.gap_high:+.2f})")  # fmt: skip
-                lines.append(f"   {mark} {c.action:<16} {c.value:+7.2f} ({c.low:+.2f} to "
-                             f"{c.high:+.2f}, {c.worlds} worlds){gap}")  # fmt: skip
+                g, gl, gh = c.gap * scale, c.gap_low * scale, c.gap_high * scale
+                gap = "" if i == 0 else (f"; {g:+.2f} against the choice "
+                                         f"({gl:+.2f} to {gh:+.2f})")  # fmt: skip
+                v, lo, hi = c.value * scale, c.low * scale, c.high * scale
+                lines.append(f"   {mark} {c.action:<16} {v:+7.2f} ({lo:+.2f} to "
+                             f"{hi:+.2f}, {c.worlds} worlds){gap}")  # fmt: skip
         return "\n".join(lines)
 
 
@@ -127,7 +136,7 @@ def search_position(
     matrix = np.zeros((players, vector.shape[0]))
     matrix[:] = vector
     rules_rec = rule_record(rules, players)
-    search = _search.search_workspace(matrix, players)
+    search = _search.search_workspace(matrix, players, rules)
     decide = SEARCH.slot("decide")
 
     def fresh(decide_value):
@@ -166,7 +175,10 @@ def search_position(
                 for c in range(1, int(search.info[0]))
             ]
             draw = _choices(search, labels)
-    return SearchAnswer(seat=seat, policy=policy, call=call, discard=discard, draw=draw)
+    (param,) = (p for p in SEARCH.params if p.name == "objective")
+    objective = param.choices[int(vector[SEARCH.slot("objective")])]
+    return SearchAnswer(seat=seat, policy=policy, call=call, discard=discard, draw=draw,
+                        objective=objective)  # fmt: skip
 
 
 def search_worlds(
@@ -184,7 +196,7 @@ def search_worlds(
     players = position.players
     matrix = np.zeros((players, vector.shape[0]))
     matrix[:] = vector
-    search = _search.search_workspace(matrix, players)
+    search = _search.search_workspace(matrix, players, rules)
     t = _to_table(position, rules, seed)
     worlds = []
     for w in range(count):

@@ -205,6 +205,10 @@ SEARCH = Family(
               "the policy every seat plays in the rollouts", choices=SEARCH_BASES),
         Param("bias", 0.2, 0, 2, False,
               "how much lower than random the worlds deal opponents' unknown cards"),
+        Param("objective", 0, 0, 1, True,
+              "what a rollout is worth: round points against the table, or the game-win "
+              "chance once the round is settled (the shipped equity table)",
+              choices=("points", "win")),
     ),
 )  # fmt: skip
 

@@ -63,7 +63,7 @@ def _play_rounds_chunk(request: SimRequest, first: int, count: int) -> dict[str,
     players = request.players
     rules = rule_record(request.rules, players)
     matrices, ids = request.rotations()
-    pols, search = policy_records(matrices), search_workspace(matrices, players)
+    pols, search = policy_records(matrices), search_workspace(matrices, players, request.rules)
     t = new_table(players)
     summaries = np.zeros((count, N_SUMMARY), np.int64)
     values = np.zeros((count, players), np.int64)
@@ -97,7 +97,7 @@ def _play_games_chunk(request: SimRequest, first: int, count: int) -> dict[str, 
     rules = request.rules
     rules_rec = rule_record(rules, players)
     matrices, ids = request.rotations()
-    pols, search = policy_records(matrices), search_workspace(matrices, players)
+    pols, search = policy_records(matrices), search_workspace(matrices, players, request.rules)
     t = new_table(players)
     scratch = new_game_scratch(players)
     game_rounds = np.zeros(count, np.int64)
