@@ -247,3 +247,25 @@ def test_advise_answers_with_the_search_for_the_exact_position():
     bad = runner.invoke(main, ["advise", "--hand", "AS", "--opponents", "3", "--search", "search"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
     assert "--pile: the search needs the previous discard" in bad.output
+
+
+def test_advise_with_the_totals_searches_for_the_game():
+    from click.testing import CliRunner
+
+    from yaniv_sim.cli import main
+
+    runner = CliRunner()
+    base = ["advise", "--hand", "AS 2D 3C", "--opponents", "2,4,5", "--turn", "8", "--pile", "KD"]
+    fast = ["--search", "search:worlds=8,base=best"]
+    game = runner.invoke(main, [*base, "--totals", "120,40,60,150", *fast[:1],
+                                "search:worlds=8,base=best,objective=win"])  # fmt: skip
+    assert game.exit_code == 0, game.output
+    assert "your chance of winning the game" in game.output
+    points = runner.invoke(main, [*base, *fast])
+    assert "round points relative to the table" in points.output
+    # unless told otherwise, the totals make the advisor's search one for the game
+    from yaniv_sim.advice import default_search
+
+    assert default_search(Rules(), True).endswith("objective=win")
+    assert "objective" not in default_search(Rules(), False)
+    assert "objective" not in default_search(dataclasses.replace(Rules(), limit=150), True)

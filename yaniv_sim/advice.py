@@ -15,12 +15,20 @@ from pathlib import Path
 import numpy as np
 
 from yaniv_sim import engine
+from yaniv_sim._equity_file import preset_of
 from yaniv_sim.advice_tables import BAND_EDGES, BAND_NAMES, FEWEST_CAP, FILES, read_tables
 from yaniv_sim.cards import VALUE, deck_codes, format_cards, parse_cards
 from yaniv_sim.odds import p_assaf
 from yaniv_sim.rules import Rules
 
-__all__ = ["DEFAULT_SEARCH", "Advice", "advise", "default_tables", "table_position"]
+__all__ = [
+    "DEFAULT_SEARCH",
+    "Advice",
+    "advise",
+    "default_search",
+    "default_tables",
+    "table_position",
+]
 
 
 @dataclasses.dataclass
@@ -349,6 +357,14 @@ def _verdict(risk: float, table: dict | None, penalty: int, solved: dict | None 
 
 
 DEFAULT_SEARCH = "search:worlds=256,base=best"
+
+
+def default_search(rules: Rules, totals_given: bool) -> str:
+    """The search the advisor asks unless told: for the game (``objective=win``) when the
+    totals are given and an equity table ships for ``rules``, else for round points."""
+    if totals_given and preset_of(rules) is not None:
+        return DEFAULT_SEARCH + ",objective=win"
+    return DEFAULT_SEARCH
 
 
 def table_position(

@@ -616,7 +616,8 @@ def _took(items: tuple[str, ...]) -> dict[int, str]:
 )
 @click.option("--search", "search_spec", metavar="SPEC", default=None,
               help="The search policy to ask (with --pile) [default: "
-                   "search:worlds=256,base=best].")  # fmt: skip
+                   "search:worlds=256,base=best; with --totals, searching for the game: "
+                   "objective=win, under the standard and nordic presets].")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the search.")
 @_user_errors
 def advise_command(hand, opponents, turn, rules, seen, took, tables, pile, pile_kind, totals,
@@ -655,7 +656,7 @@ def advise_command(hand, opponents, turn, rules, seen, took, tables, pile, pile_
                     rules_label=label)  # fmt: skip
     position = None
     if pile is not None:
-        from yaniv_sim.advice import DEFAULT_SEARCH, table_position
+        from yaniv_sim.advice import default_search, table_position
         from yaniv_sim.engine import search_position
 
         position = table_position(hand, counts, pile, turn, rules, seen=seen, took=_took(took),
@@ -664,7 +665,8 @@ def advise_command(hand, opponents, turn, rules, seen, took, tables, pile, pile_
     if position is None:
         return
     click.echo("")
-    click.echo(str(search_position(position, rules, search_spec or DEFAULT_SEARCH, seed=seed)))
+    spec = search_spec or default_search(rules, sums is not None)
+    click.echo(str(search_position(position, rules, spec, seed=seed)))
 
 
 _preset_option = click.option(
