@@ -201,6 +201,40 @@ def _moved(key, codes, p, c2):
     return low | (mid << (_BITS * (q + 1))) | (np.int64(c2) << (_BITS * q)) | high
 
 
+@njit(inline="always")
+def _member_moves(key, codes, step, short, left, scratch):
+    """The states a card makes of state ``key`` by going to one of its members: their number.
+
+    ``codes`` holds the key's codes and ``short`` their cards of this value
+    still needed (see :func:`_deal`). Move ``t``: ``scratch[2, t]`` the new
+    key, ``scratch[3, t]`` how many alike members could take the card (the
+    factor), ``scratch[4, t]`` the cards the member still needs when it
+    leaves as free (0 when it stays or is done).
+    """
+    succ, free, short_of = step
+    n = 0
+    p = 0
+    while p < SLOTS:
+        c = codes[p]
+        if c == _NONE:
+            break
+        alike = 1
+        while p + alike < SLOTS and codes[p + alike] == c:
+            alike += 1
+        c2 = succ[c]
+        if c2 >= 0 and short - short_of[c] + short_of[c2] <= left:
+            if c2 == _NONE:
+                scratch[2, n] = _without(key, p)
+                scratch[4, n] = free[c]
+            else:
+                scratch[2, n] = _moved(key, codes, p, c2)
+                scratch[4, n] = 0
+            scratch[3, n] = alike
+            n += 1
+        p += alike
+    return n
+
+
 _BATCH = 128  # additions gathered before they are made (their places are read first)
 _MIN_PLACES = 512  # the smallest table: 0.6 * 512 + 128 states fit (see _Tables.take)
 
@@ -245,7 +279,7 @@ def _deal(inp, out, step, prm, scratch, batch, mod):
     Returns the number of states in ``out``, the number of additions made,
     and the row to go on from when ``out`` holds too many states (-1 when
     done; the caller moves the states to a larger table, :func:`_grow`).
-    ``scratch`` holds the codes of a state; ``batch`` is for
+    ``scratch`` holds the codes of a state and its moves (:func:`_member_moves`); ``batch`` is for
     :func:`_flush`; ``mod`` is ``(primes, their inverses as floats,
     binomials modulo them)``.
 
@@ -258,7 +292,7 @@ def _deal(inp, out, step, prm, scratch, batch, mod):
     of a value included): they are read below 2**41 and sums stay below
     2**49 (and below 2**53, as :func:`_mod` needs).
     """
-    succ, free, short_of = step
+    short_of = step[2]
     primes, inverse, binom = mod
     undealt, left, reduce, first, n_out, limit = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5]
     codes = scratch[0]
@@ -288,37 +322,23 @@ def _deal(inp, out, step, prm, scratch, batch, mod):
             b_fac[n_batch] = 1
             n_batch += 1
         if need <= undealt + 1:
-            p = 0
-            while p < SLOTS:
-                c = codes[p]
-                if c == _NONE:
-                    break
-                alike = 1
-                while p + alike < SLOTS and codes[p + alike] == c:
-                    alike += 1
-                c2 = succ[c]
-                if c2 >= 0 and short - short_of[c] + short_of[c2] <= left:
-                    b_row[n_batch] = i
-                    b_fac[n_batch] = alike
-                    if c2 == _NONE:
-                        key2 = _without(key, p)
-                        j2 = free[c]
-                        if j2 > 0:
-                            # free: its cards come last, from the cards left
-                            pool = undealt - (need - 1 - j2)
-                            for lane in range(LANES):
-                                p_, inv = primes[lane], inverse[lane]
-                                x = _mod(inp[i, lane], p_, inv)
-                                b_w[n_batch, lane] = alike * _mulmod(
-                                    x, binom[lane, pool, j2], p_, inv
-                                )
-                            b_fac[n_batch] = -1
-                    else:
-                        key2 = _moved(key, codes, p, c2)
-                    b_keys[n_batch] = key2
-                    b_at[n_batch] = _place(key2, size)
-                    n_batch += 1
-                p += alike
+            for t in range(_member_moves(key, codes, step, short, left, scratch)):
+                j2 = scratch[4, t]
+                b_row[n_batch] = i
+                b_fac[n_batch] = scratch[3, t]
+                if j2 > 0:
+                    # free: its cards come last, from the cards left
+                    pool = undealt - (need - 1 - j2)
+                    for lane in range(LANES):
+                        p_, inv = primes[lane], inverse[lane]
+                        x = _mod(inp[i, lane], p_, inv)
+                        b_w[n_batch, lane] = scratch[3, t] * _mulmod(
+                            x, binom[lane, pool, j2], p_, inv
+                        )
+                    b_fac[n_batch] = -1
+                b_keys[n_batch] = scratch[2, t]
+                b_at[n_batch] = _place(scratch[2, t], size)
+                n_batch += 1
         if n_batch > _BATCH - SLOTS - 2:
             n_out = _flush(inp, out, batch, n_batch, n_out)
             adds += n_batch
@@ -328,6 +348,42 @@ def _deal(inp, out, step, prm, scratch, batch, mod):
     n_out = _flush(inp, out, batch, n_batch, n_out)
     adds += n_batch
     return n_out, adds, -1
+
+
+@njit(inline="always")
+def _settled_need(key, codes, check, undealt):
+    """The cards the members of ``key`` still need, or -1 if the state is dropped.
+
+    Fills ``codes``. Dropped: a member that cannot be low any more, more
+    cards needed than are undealt, or more cards of the values up to some
+    value than there are (``check`` as :func:`_settle` takes it).
+    """
+    ok, _, need_upto, avail = check
+    need = 0
+    for p in range(SLOTS):
+        c = (key >> (_BITS * p)) & _NONE
+        codes[p] = c
+        need += CODE_NEED[c]
+        if not ok[c]:
+            return -1
+    if need > undealt:
+        return -1
+    for u in range(avail.shape[0]):
+        cards = 0
+        for p in range(SLOTS):
+            cards += need_upto[codes[p], u]
+        if cards > avail[u]:
+            return -1
+    return need
+
+
+@njit(inline="always")
+def _key_of(row, m):
+    """The key of the members ``row[:m]`` (sorted codes)."""
+    key = np.int64(0)
+    for p in range(SLOTS):
+        key |= np.int64(row[p] if p < m else _NONE) << (_BITS * p)
+    return key
 
 
 @njit
@@ -343,7 +399,7 @@ def _settle(inp, out, check, prm, scratch, mod):
     for :func:`_deal` (``prm[1:3]`` unused: the weights are always reduced;
     no additions counted); ``mod`` too.
     """
-    ok, free, need_upto, avail = check
+    free = check[1]
     primes, inverse, binom = mod
     undealt, first, n_out, limit = prm[0], prm[3], prm[4], prm[5]
     codes = scratch[0]
@@ -355,23 +411,8 @@ def _settle(inp, out, check, prm, scratch, mod):
             continue
         key = ~tag
         inp[i, LANES] = _EMPTY
-        need = 0
-        good = True
-        for p in range(SLOTS):
-            c = (key >> (_BITS * p)) & _NONE
-            codes[p] = c
-            need += CODE_NEED[c]
-            good &= ok[c]
-        if not good or need > undealt:
-            continue
-        for u in range(avail.shape[0]):
-            cards = 0
-            for p in range(SLOTS):
-                cards += need_upto[codes[p], u]
-            if cards > avail[u]:
-                good = False
-                break
-        if not good:
+        need = _settled_need(key, codes, check, undealt)
+        if need < 0:
             continue
         _reduce_row(inp, i, mod)
         m = 0
@@ -389,9 +430,7 @@ def _settle(inp, out, check, prm, scratch, mod):
             else:
                 row[m] = c
                 m += 1
-        key2 = np.int64(0)
-        for p in range(SLOTS):
-            key2 |= np.int64(row[p] if p < m else _NONE) << (_BITS * p)
+        key2 = _key_of(row, m)
         n_out = _put(out, key2, _place(key2, size), inp, i, 1, n_out)
         if n_out > limit:
             return n_out, 0, i + 1
@@ -462,7 +501,7 @@ def _deal_f(inp, out, step, prm, scratch, batch, binom):
 
     ``prm[2]`` is unused (no weight is reduced).
     """
-    succ, free, short_of = step
+    short_of = step[2]
     i_tags, i_weights = inp
     undealt, left, first, n_out, limit = prm[0], prm[1], prm[3], prm[4], prm[5]
     codes = scratch[0]
@@ -492,29 +531,15 @@ def _deal_f(inp, out, step, prm, scratch, batch, binom):
             b_w[n_batch] = w
             n_batch += 1
         if need <= undealt + 1:
-            p = 0
-            while p < SLOTS:
-                c = codes[p]
-                if c == _NONE:
-                    break
-                alike = 1
-                while p + alike < SLOTS and codes[p + alike] == c:
-                    alike += 1
-                c2 = succ[c]
-                if c2 >= 0 and short - short_of[c] + short_of[c2] <= left:
-                    factor = np.float64(alike)
-                    if c2 == _NONE:
-                        key2 = _without(key, p)
-                        j2 = free[c]
-                        if j2 > 0:
-                            factor *= binom[undealt - (need - 1 - j2), j2]
-                    else:
-                        key2 = _moved(key, codes, p, c2)
-                    b_keys[n_batch] = key2
-                    b_at[n_batch] = _place(key2, size)
-                    b_w[n_batch] = w * factor
-                    n_batch += 1
-                p += alike
+            for t in range(_member_moves(key, codes, step, short, left, scratch)):
+                factor = np.float64(scratch[3, t])
+                j2 = scratch[4, t]
+                if j2 > 0:
+                    factor *= binom[undealt - (need - 1 - j2), j2]
+                b_keys[n_batch] = scratch[2, t]
+                b_at[n_batch] = _place(scratch[2, t], size)
+                b_w[n_batch] = w * factor
+                n_batch += 1
         if n_batch > _BATCH - SLOTS - 2:
             n_out = _flush_f(out, batch, n_batch, n_out)
             adds += n_batch
@@ -529,7 +554,7 @@ def _deal_f(inp, out, step, prm, scratch, batch, binom):
 @njit
 def _settle_f(inp, out, check, prm, scratch, binom):
     """:func:`_settle` in floating point (tables and ``binom`` as for :func:`_deal_f`)."""
-    ok, free, need_upto, avail = check
+    free = check[1]
     i_tags, i_weights = inp
     o_tags, o_weights = out
     undealt, first, n_out, limit = prm[0], prm[3], prm[4], prm[5]
@@ -542,23 +567,8 @@ def _settle_f(inp, out, check, prm, scratch, binom):
             continue
         key = ~tag
         i_tags[i, 1] = _EMPTY
-        need = 0
-        good = True
-        for p in range(SLOTS):
-            c = (key >> (_BITS * p)) & _NONE
-            codes[p] = c
-            need += CODE_NEED[c]
-            good &= ok[c]
-        if not good or need > undealt:
-            continue
-        for u in range(avail.shape[0]):
-            cards = 0
-            for p in range(SLOTS):
-                cards += need_upto[codes[p], u]
-            if cards > avail[u]:
-                good = False
-                break
-        if not good:
+        need = _settled_need(key, codes, check, undealt)
+        if need < 0:
             continue
         w = i_weights[i, 0]
         m = 0
@@ -573,9 +583,7 @@ def _settle_f(inp, out, check, prm, scratch, binom):
             else:
                 row[m] = c
                 m += 1
-        key2 = np.int64(0)
-        for p in range(SLOTS):
-            key2 |= np.int64(row[p] if p < m else _NONE) << (_BITS * p)
+        key2 = _key_of(row, m)
         n_out = _put_f(o_tags, o_weights, key2, _place(key2, size), w, n_out)
         if n_out > limit:
             return n_out, 0, i + 1
@@ -816,7 +824,7 @@ def _count(rows: dict, counts: tuple[int, ...], total: int, top: int, kind):
     hi = max(v for v in range(11) if int(counts[v]))
     values = tuple(v for v in range(min(top, 10) + 1) if int(counts[v]))
     tables = _Tables(kind.width)
-    scratch = np.zeros((2, SLOTS), np.int64)
+    scratch = np.zeros((5, SLOTS), np.int64)
 
     def run(deal, table, extra, prm, estimate):
         """One step from ``table`` into a new table sized for ``estimate`` states (and a margin).
