@@ -15,9 +15,10 @@ mean score of the other seats still in, less the seat's own (higher is
 better); with ``objective=win``, the seat's chance of winning the game once
 the round is settled, from the shipped equity table
 (:mod:`~yaniv_sim.engine._equity`): a round that ends the game is worth 1
-to its winner and 0 to the others. Ties go to the first candidate in a fixed order: calling before
-waiting; card sets in the order the engine lists them, each laying in the
-order of ``legal_layings``; the stock before the previous discard's cards.
+to its winner and 0 to the others. Ties go to the first candidate in a
+fixed order: calling before waiting; card sets in the order the engine
+lists them, each laying in the order of ``legal_layings``; the stock before
+the previous discard's cards.
 
 What the search reads is what the seat may see: the worlds keep only that,
 and the search's randomness is one draw from the seat's own stream per
