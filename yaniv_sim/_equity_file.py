@@ -15,7 +15,16 @@ import numpy as np
 
 from yaniv_sim.rules import Rules
 
-__all__ = ["DATA", "FORMAT", "KNOT_STEP", "EquityError", "read", "shipped_path"]
+__all__ = [
+    "DATA",
+    "FORMAT",
+    "KNOT_STEP",
+    "EquityError",
+    "knots",
+    "preset_of",
+    "read",
+    "shipped_path",
+]
 
 FORMAT = 1  # the file layout written by Equity.save
 KNOT_STEP = 10  # points between the logit's knots (the gap's knots: twice as far apart)
@@ -25,6 +34,14 @@ SHIPPED = ("standard", "nordic")
 
 class EquityError(ValueError):
     """A table that cannot be built, read or asked."""
+
+
+def knots(limit: int, step: int = KNOT_STEP) -> np.ndarray:
+    """The logit curve's knots: every ``step`` points from 0, and the limit.
+
+    The gap curve's are ``knots(2 * limit, 2 * KNOT_STEP)`` (over the gap plus the limit).
+    """
+    return np.array([*range(0, limit, step), limit], np.float64)
 
 
 def read(path) -> tuple[dict, np.ndarray, np.ndarray, dict]:

@@ -41,6 +41,7 @@ import pandas as pd
 from scipy import optimize
 
 from yaniv_sim._equity_file import FORMAT, KNOT_STEP, EquityError, read, shipped_path
+from yaniv_sim._equity_file import knots as logit_knots
 from yaniv_sim._numba import njit
 from yaniv_sim._version import __version__
 from yaniv_sim.engine import settle_round, settle_rounds
@@ -517,7 +518,7 @@ def _places(seats: np.ndarray, starter: int, players: int) -> np.ndarray:
 
 def _basis(totals: np.ndarray, limit: int, step: int = KNOT_STEP) -> np.ndarray:
     """Hat functions over the knots (every ``step`` points up to the limit) at ``totals``."""
-    knots = _knots(limit, step)
+    knots = logit_knots(limit, step)
     t = np.clip(totals.astype(np.float64), 0, limit)
     i = np.clip(np.searchsorted(knots, t, side="right") - 1, 0, len(knots) - 2)
     w = (t - knots[i]) / (knots[i + 1] - knots[i])
@@ -525,11 +526,6 @@ def _basis(totals: np.ndarray, limit: int, step: int = KNOT_STEP) -> np.ndarray:
     np.put_along_axis(out, i[..., None], (1 - w)[..., None], axis=-1)
     np.put_along_axis(out, (i + 1)[..., None], w[..., None], axis=-1)
     return out
-
-
-def _knots(limit: int, step: int = KNOT_STEP) -> np.ndarray:
-    knots = [*range(0, limit, step), limit]
-    return np.array(knots, np.float64)
 
 
 def fit_logit(states: pd.DataFrame, k: int, limit: int, smooth: float = 1.0):

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from yaniv_sim._equity_file import KNOT_STEP, EquityError, preset_of, read, shipped_path
+from yaniv_sim._equity_file import KNOT_STEP, EquityError, knots, preset_of, read, shipped_path
 from yaniv_sim._numba import njit
 from yaniv_sim.engine._scoring import _next_starter, _settle
 
@@ -45,10 +45,6 @@ class EquityArrays(NamedTuple):
     flags: np.ndarray
 
 
-def _knots(limit: int, step: int) -> np.ndarray:
-    return np.array([*range(0, limit, step), limit], np.float64)
-
-
 def no_equity(players: int) -> EquityArrays:
     """The arrays of no table (every search values points): same types, nothing in them."""
     z1, z2 = np.zeros(1), np.zeros((1, 1))
@@ -66,14 +62,14 @@ def equity_arrays(rules, players: int) -> EquityArrays:
         )
     _, two, tied, logit = read(shipped_path(name, players))
     limit = rules.limit
-    knots, gap_knots = _knots(limit, KNOT_STEP), _knots(2 * limit, 2 * KNOT_STEP)
-    curve = np.zeros((players + 1, len(knots)))
+    curve_knots, gap_knots = knots(limit), knots(2 * limit, 2 * KNOT_STEP)
+    curve = np.zeros((players + 1, len(curve_knots)))
     gap = np.zeros((players + 1, len(gap_knots)))
     places = np.zeros((players + 1, players))
     for k, (c, g, p) in logit.items():
         curve[k], gap[k], places[k, :k] = c, g, p
     return EquityArrays(np.ascontiguousarray(two), np.asarray(tied, np.float64), curve, gap,
-                        places, knots, gap_knots, np.zeros((2, players), np.int64),
+                        places, curve_knots, gap_knots, np.zeros((2, players), np.int64),
                         np.zeros((2, players), np.int8))  # fmt: skip
 
 
@@ -118,35 +114,39 @@ def win_chance(eq, limit, totals, alive, starter, seat):
         else:
             p = eq.two[side, a, b]
         return p if seat == first else 1.0 - p
+    # each seat's weight is exp(u): the largest u first, so that no exp overflows
     top = -np.inf
-    mine = 0.0
-    # each seat's weight exp(u); u in a first pass for the largest, then the share
-    for pass_ in range(2):
-        total = 0.0
-        place = 0
-        for step in range(seats):
-            s = (starter + step) % seats
-            if not alive[s]:
-                continue
-            t = min(totals[s], limit)
-            low = limit * 4
-            for o in range(seats):
-                if o != s and alive[o] and min(totals[o], limit) < low:
-                    low = min(totals[o], limit)
-            u = _hat(eq.knots, np.float64(t), eq.curve, k)
-            u += _hat(eq.gap_knots, np.float64(t - low + limit), eq.gap, k)
-            u += eq.places[k, place]
+    place = 0
+    for step in range(seats):
+        s = (starter + step) % seats
+        if alive[s]:
+            top = max(top, _utility(eq, limit, totals, alive, k, s, place))
             place += 1
-            if pass_ == 0:
-                top = max(top, u)
-            else:
-                w = np.exp(u - top)
-                total += w
-                if s == seat:
-                    mine = w
-        if pass_ == 1:
-            return mine / total
-    return 0.0
+    total = 0.0
+    mine = 0.0
+    place = 0
+    for step in range(seats):
+        s = (starter + step) % seats
+        if alive[s]:
+            w = np.exp(_utility(eq, limit, totals, alive, k, s, place) - top)
+            total += w
+            if s == seat:
+                mine = w
+            place += 1
+    return mine / total
+
+
+@njit(inline="always")
+def _utility(eq, limit, totals, alive, k, s, place):
+    """Seat ``s``'s logit ``u`` with ``k`` players in, ``place`` seats after the starter."""
+    t = min(totals[s], limit)
+    low = limit
+    for o in range(totals.shape[0]):
+        if o != s and alive[o]:
+            low = min(low, min(totals[o], limit))
+    u = _hat(eq.knots, np.float64(t), eq.curve, k)
+    u += _hat(eq.gap_knots, np.float64(t - low + limit), eq.gap, k)
+    return u + eq.places[k, place]
 
 
 @njit

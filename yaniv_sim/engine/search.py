@@ -175,8 +175,8 @@ def search_position(
                 for c in range(1, int(search.info[0]))
             ]
             draw = _choices(search, labels)
-    (param,) = (p for p in SEARCH.params if p.name == "objective")
-    objective = param.choices[int(vector[SEARCH.slot("objective")])]
+    slot, param = SEARCH.slots()["objective"]
+    objective = param.choices[int(vector[slot])]
     return SearchAnswer(seat=seat, policy=policy, call=call, discard=discard, draw=draw,
                         objective=objective)  # fmt: skip
 
