@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import mmap
+import os
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
@@ -450,72 +452,71 @@ def _grow(small, big):
     return n
 
 
-# -- the same count in floating point ------------------------------------------
+# -- the same count in floating point, by partitioned aggregation --------------
 #
-# The probability, not the integer count: a state's weight is one float64
-# (a state is a 16-byte row, its weight and its key, four to a cache line),
-# the factors are the same small integers and binomials, and no weight is
-# reduced. Every term is a probability times a sign, and their absolute
-# values add up to at most 2**7 (the expected 2 ** (number of low opponents)),
-# so the rounding of the sum stays near 1e-14 at worst (tested against the
-# exact fraction). Rows: ``tags[i, 1]`` is ``~key`` (``_EMPTY`` unused) and
-# ``weights[i, 0]`` the weight, two views of the same memory.
+# The probability, not the integer count: a state's weight is one float64,
+# the probability it stands for times its sign (a state is a 16-byte row
+# of int64: ``rows[i, 0]`` its key, ``rows.view(np.float64)[i, 1]`` its
+# weight). The factors are the same small integers and binomials, and
+# no weight is reduced. Every term is a probability times a sign, and their
+# absolute values add up to at most 2**7 (the expected 2 ** (number of low
+# opponents)), so the rounding of the sum stays near 1e-14 at worst (tested
+# against the exact fraction).
+#
+# A step does not add into one large table, where every addition waits for
+# a fetch from memory. It writes its additions one after the other
+# (:func:`_deal_f`, :func:`_settle_f`, counting them per bucket, the top
+# bits of the key's hash), puts them in bucket order (:func:`_scatter`),
+# and adds up each run of buckets in a small table that stays in the
+# processor's cache (:func:`_aggregate`), writing the states out in a row.
+# The work is cut in two parts (by the states read, then by buckets), run
+# on two threads when a step is large; the parts and the order of the
+# additions are the same either way, so the float is too.
+
+_FINE_BITS = 9  # a key's bucket: the top bits of its hash
+_FINE = 1 << _FINE_BITS
+_GROUP = 1 << 12  # the most additions (but one bucket's) added up in one small table
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_PARTS = 2
+_BINOM_F = np.array([[float(comb(a, k)) for k in range(MAX_NEED + 1)] for a in range(_POOL)])
+_THREADED = 1 << 15  # states read in a step from which its parts run on two threads
 
 
 @njit(inline="always")
-def _put_f(tags, weights, key, at, w, n_out):
-    """Add ``w`` to state ``key`` of the float table ``(tags, weights)``; the number of states."""
-    size = tags.shape[0]
-    tag = ~key
-    while True:
-        k = tags[at, 1]
-        if k == tag:
-            weights[at, 0] += w
-            return n_out
-        if k == _EMPTY:
-            tags[at, 1] = tag
-            weights[at, 0] = w
-            return n_out + 1
-        at += 1
-        if at == size:
-            at = 0
+def _bucket(key):
+    """The bucket of ``key``: the top ``_FINE_BITS`` bits of its Fibonacci hash."""
+    return np.int64((np.uint64(key) * _GOLD) >> np.uint64(64 - _FINE_BITS))
 
 
 @njit(inline="always")
-def _flush_f(out, batch, n_batch, n_out):
-    """The float :func:`_flush`: ``batch`` is ``(keys, places, weights)``."""
-    tags, weights = out
-    b_keys, b_at, b_w = batch
-    touch = np.int64(0)
-    for t in range(n_batch):
-        touch += tags[b_at[t], 1]
-    b_at[_BATCH] = touch  # kept, so that the reads above are made
-    for t in range(n_batch):
-        n_out = _put_f(tags, weights, b_keys[t], b_at[t], b_w[t], n_out)
-    return n_out
+def _add_f(out, m, key, w, hist):
+    """Write addition ``m`` (``w`` to state ``key``) into rows ``out`` and count its bucket."""
+    out[m, 0] = key
+    out.view(np.float64)[m, 1] = w
+    hist[_bucket(key)] += 1
+    return m + 1
 
 
 @njit
-def _deal_f(inp, out, step, prm, scratch, batch, binom):
-    """:func:`_deal` in floating point: tables ``(tags, weights)``, ``binom[pool, k]`` floats.
+def _deal_f(inp, part, step, prm, scratch, out, hist):
+    """Deal one card of a value to the states ``inp`` rows ``part[0]:part[1]``: the additions.
 
-    ``prm[2]`` is unused (no weight is reduced).
+    As :func:`_deal`, but the additions are written in a row into the rows
+    ``out`` (room for ``1 + SLOTS`` per state) and
+    counted per bucket in ``hist``; their number is returned. ``prm``:
+    cards left undealt after this one, cards of this value left after it.
+    ``scratch`` as for :func:`_deal`.
     """
+    weights = inp.view(np.float64)
     short_of = step[2]
-    i_tags, i_weights = inp
-    undealt, left, first, n_out, limit = prm[0], prm[1], prm[3], prm[4], prm[5]
+    undealt, left = prm[0], prm[1]
     codes = scratch[0]
-    b_keys, b_at, b_w = batch
-    size = out[0].shape[0]
-    n_batch = 0
-    adds = 0
-    for i in range(first, i_tags.shape[0]):
-        tag = i_tags[i, 1]
-        if tag == _EMPTY:
-            continue
-        key = ~tag
-        i_tags[i, 1] = _EMPTY
-        w = i_weights[i, 0]
+    for b in range(_FINE):
+        hist[b] = 0
+    m = 0
+    for i in range(part[0], part[1]):
+        key = inp[i, 0]
+        w = weights[i, 1]
         need = 0
         short = 0
         for p in range(SLOTS):
@@ -526,83 +527,313 @@ def _deal_f(inp, out, step, prm, scratch, batch, binom):
             need += CODE_NEED[c]
             short += short_of[c]
         if need <= undealt and short <= left:
-            b_keys[n_batch] = key
-            b_at[n_batch] = _place(key, size)
-            b_w[n_batch] = w
-            n_batch += 1
+            m = _add_f(out, m, key, w, hist)
         if need <= undealt + 1:
             for t in range(_member_moves(key, codes, step, short, left, scratch)):
                 factor = np.float64(scratch[3, t])
                 j2 = scratch[4, t]
-                if j2 > 0:
-                    factor *= binom[undealt - (need - 1 - j2), j2]
-                b_keys[n_batch] = scratch[2, t]
-                b_at[n_batch] = _place(scratch[2, t], size)
-                b_w[n_batch] = w * factor
-                n_batch += 1
-        if n_batch > _BATCH - SLOTS - 2:
-            n_out = _flush_f(out, batch, n_batch, n_out)
-            adds += n_batch
-            n_batch = 0
-            if n_out > limit:
-                return n_out, adds, i + 1
-    n_out = _flush_f(out, batch, n_batch, n_out)
-    adds += n_batch
-    return n_out, adds, -1
+                if j2 > 0:  # free: its cards come last, from the cards left
+                    factor *= _BINOM_F[undealt - (need - 1 - j2), j2]
+                m = _add_f(out, m, scratch[2, t], w * factor, hist)
+    return m
 
 
 @njit
-def _settle_f(inp, out, check, prm, scratch, binom):
-    """:func:`_settle` in floating point (tables and ``binom`` as for :func:`_deal_f`)."""
+def _settle_f(inp, part, check, undealt, scratch, out, hist):
+    """:func:`_settle` for the states ``inp`` rows ``part[0]:part[1]``: the additions.
+
+    Written and counted as by :func:`_deal_f` (room for one per state).
+    """
+    weights = inp.view(np.float64)
     free = check[1]
-    i_tags, i_weights = inp
-    o_tags, o_weights = out
-    undealt, first, n_out, limit = prm[0], prm[3], prm[4], prm[5]
     codes = scratch[0]
     row = scratch[1]
-    size = o_tags.shape[0]
-    for i in range(first, i_tags.shape[0]):
-        tag = i_tags[i, 1]
-        if tag == _EMPTY:
-            continue
-        key = ~tag
-        i_tags[i, 1] = _EMPTY
+    for b in range(_FINE):
+        hist[b] = 0
+    m = 0
+    for i in range(part[0], part[1]):
+        key = inp[i, 0]
         need = _settled_need(key, codes, check, undealt)
         if need < 0:
             continue
-        w = i_weights[i, 0]
-        m = 0
+        w = weights[i, 1]
+        k = 0
         for p in range(SLOTS):
             c = codes[p]
             if c == _NONE:
                 break
             if free[c]:
                 j = CODE_NEED[c]
-                w *= binom[undealt - (need - j), j]
+                w *= _BINOM_F[undealt - (need - j), j]
                 need -= j
             else:
-                row[m] = c
-                m += 1
-        key2 = _key_of(row, m)
-        n_out = _put_f(o_tags, o_weights, key2, _place(key2, size), w, n_out)
-        if n_out > limit:
-            return n_out, 0, i + 1
-    return n_out, 0, -1
+                row[k] = c
+                k += 1
+        m = _add_f(out, m, _key_of(row, k), w, hist)
+    return m
 
 
 @njit
-def _grow_f(small, big):
-    """:func:`_grow` for float tables."""
-    s_tags, s_weights = small
-    b_tags, b_weights = big
-    n = 0
-    size = b_tags.shape[0]
-    for i in range(s_tags.shape[0]):
-        tag = s_tags[i, 1]
-        if tag != _EMPTY:
-            s_tags[i, 1] = _EMPTY
-            n = _put_f(b_tags, b_weights, ~tag, _place(~tag, size), s_weights[i, 0], n)
-    return n
+def _offsets(hists, offsets, places):
+    """Where each part's additions of each bucket go: the additions in all, and where to cut.
+
+    ``hists``: (parts, buckets), each part's additions per bucket;
+    ``offsets[b]``: the first place of bucket ``b`` (``offsets[_FINE]``
+    all of them); ``places[k, b]``: the first place of part ``k``'s
+    additions of bucket ``b`` (the parts in order within a bucket). Returns
+    the number of additions, the most in a bucket, and the first bucket of
+    the second half (by additions).
+    """
+    offsets[0] = 0
+    most = 0
+    for b in range(_FINE):
+        at = offsets[b]
+        for k in range(hists.shape[0]):
+            places[k, b] = at
+            at += hists[k, b]
+        offsets[b + 1] = at
+        most = max(most, at - offsets[b])
+    m = offsets[_FINE]
+    cut = 0
+    while cut < _FINE and 2 * offsets[cut] < m:
+        cut += 1
+    return m, most, cut
+
+
+@njit
+def _scatter(adds, m, places, out):
+    """Copy the ``m`` additions ``adds`` into ``out`` in bucket order, from ``places`` on."""
+    for t in range(m):
+        key = adds[t, 0]
+        b = _bucket(key)
+        j = places[b]
+        places[b] = j + 1
+        out[j, 0] = key
+        out[j, 1] = adds[t, 1]  # the weight's bits
+
+
+@njit
+def _aggregate(adds, offsets, buckets, table, out):
+    """Add up the additions ``adds`` of buckets ``buckets[0]:buckets[1]``, into states.
+
+    ``adds`` is in bucket order (``offsets`` as :func:`_offsets` makes
+    them). A run of buckets of at most ``_GROUP`` additions (or one bucket)
+    is added up in the first places of ``table`` (``~key`` and weight; at
+    least twice as many places as additions), and its states written in a
+    row into ``out`` from the place of the first bucket plus ``buckets[2]``
+    (the part's number: the place after the last state is written over, and
+    must not be the next part's); the table is empty again afterwards.
+    Returns the number of states written.
+    """
+    a_weights = adds.view(np.float64)
+    t_weights = table.view(np.float64)
+    o_weights = out.view(np.float64)
+    first = offsets[buckets[0]] + buckets[2]
+    n = first
+    b = buckets[0]
+    while b < buckets[1]:
+        e = b + 1
+        while e < buckets[1] and offsets[e + 1] - offsets[b] <= _GROUP:
+            e += 1
+        bits = 4
+        while (1 << bits) < 2 * (offsets[e] - offsets[b]):
+            bits += 1
+        mask = (1 << bits) - 1
+        for t in range(offsets[b], offsets[e]):
+            key = adds[t, 0]
+            # the bits of the hash below the bucket's
+            h = (np.uint64(key) * _GOLD) >> np.uint64(64 - _FINE_BITS - bits)
+            at = np.int64(h) & mask
+            tag = ~key
+            while True:
+                k = table[at, 0]
+                if k == tag:
+                    t_weights[at, 1] += a_weights[t, 1]
+                    break
+                if k == _EMPTY:
+                    table[at, 0] = tag
+                    t_weights[at, 1] = a_weights[t, 1]
+                    break
+                at = (at + 1) & mask
+        if offsets[e] > offsets[b]:
+            for at in range(mask + 1):  # without a branch: a place written over unless used
+                k = table[at, 0]
+                out[n, 0] = ~k
+                o_weights[n, 1] = t_weights[at, 1]
+                table[at, 0] = _EMPTY
+                n += k != _EMPTY
+        b = e
+    return n - first
+
+
+@njit
+def _serial_step(deal, state, parts, card, check, memory):
+    """A whole step on one thread, both parts in turn: one call, for the small steps.
+
+    ``deal``: a card (:func:`_deal_f` with ``card = (step, prm)``) or the
+    checks between values (:func:`_settle_f` with ``check = (check,
+    undealt)``). ``memory``: as :meth:`_Steps.memory`. Returns whether
+    the step is done (else the additions are made, and ``_offsets`` too,
+    but there was not room for the rest: the caller makes room and goes
+    on), each part's additions and, when done, each part's states.
+    """
+    adds, hists, offsets, places, sorted_, tables, spare, scratch, buckets = memory
+    if deal:
+        a0 = _deal_f(state, parts[0], card[0], card[1], scratch[0], adds[0], hists[0])
+        a1 = _deal_f(state, parts[1], card[0], card[1], scratch[1], adds[1], hists[1])
+    else:
+        a0 = _settle_f(state, parts[0], check[0], check[1], scratch[0], adds[0], hists[0])
+        a1 = _settle_f(state, parts[1], check[0], check[1], scratch[1], adds[1], hists[1])
+    m, most, cut = _offsets(hists, offsets, places)
+    room = min(sorted_.shape[0], spare.shape[0]) >= m + _PARTS
+    if not room or min(tables[0].shape[0], tables[1].shape[0]) < 2 * max(_GROUP, most):
+        return False, a0, a1, 0, 0
+    _scatter(adds[0], a0, places[0], sorted_)
+    _scatter(adds[1], a1, places[1], sorted_)
+    buckets[0, 0], buckets[0, 1], buckets[0, 2] = 0, cut, 0
+    buckets[1, 0], buckets[1, 1], buckets[1, 2] = cut, _FINE, 1
+    n0 = _aggregate(sorted_, offsets, buckets[0], tables[0], spare)
+    n1 = _aggregate(sorted_, offsets, buckets[1], tables[1], spare)
+    return True, a0, a1, n0, n1
+
+
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _run(jobs, threaded: bool) -> list:
+    """Run ``jobs`` (``(kernel, arguments)``): on two threads if ``threaded``, else in turn."""
+    global _pool
+    if not threaded or (os.cpu_count() or 1) < 2:
+        return [kernel(*args) for kernel, args in jobs]
+    if _pool is None or _pool[0] != os.getpid():  # a forked process makes its own threads
+        _pool = (os.getpid(), ThreadPoolExecutor(_PARTS))
+    return [f.result() for f in [_pool[1].submit(kernel, *args) for kernel, args in jobs]]
+
+
+def _rows(rows: np.ndarray, size: int) -> np.ndarray:
+    """``rows``, or a larger block of rows if it has fewer than ``size``."""
+    if rows.shape[0] >= size:
+        return rows
+    return np.zeros((max(size, 2 * rows.shape[0]), 2), np.int64)
+
+
+class _Steps:
+    """The memory of a float count and its steps: states, additions, small tables.
+
+    Every block is int64 rows of two (a key, then a weight's bits).
+    """
+
+    def __init__(self, rows: dict, card, check):
+        self.state = np.zeros((max(64, len(rows)), 2), np.int64)
+        for i, (key, weight) in enumerate(rows.items()):
+            self.state[i, 0] = key
+            self.state.view(np.float64)[i, 1] = weight
+        self.parts = np.array([[0, len(rows) // 2], [len(rows) // 2, len(rows)]])
+        self.adds = [np.zeros((64, 2), np.int64) for _ in range(_PARTS)]
+        self.tables = [np.zeros((2 * _GROUP, 2), np.int64) for _ in range(_PARTS)]
+        self.scratch = [np.zeros((5, SLOTS), np.int64) for _ in range(_PARTS)]
+        self.hists = np.zeros((_PARTS, _FINE), np.int64)
+        self.offsets = np.zeros(_FINE + 1, np.int64)
+        self.places = np.zeros((_PARTS, _FINE), np.int64)
+        self.buckets = np.zeros((_PARTS, 3), np.int64)
+        self.sorted = np.zeros((64, 2), np.int64)
+        self.spare = np.zeros((64, 2), np.int64)
+        self.card, self.check = card, check  # the last of each (the serial step takes both)
+
+    def memory(self):
+        """The blocks :func:`_serial_step` takes."""
+        return (
+            tuple(self.adds),
+            self.hists,
+            self.offsets,
+            self.places,
+            self.sorted,
+            tuple(self.tables),
+            self.spare,
+            tuple(self.scratch),
+            self.buckets,
+        )
+
+    def deal(self, card) -> None:
+        """Deal a card: ``card`` is ``(step, prm)`` as :func:`_deal_f` takes them."""
+        self.card = card
+        self._step(True, 1 + SLOTS)
+
+    def settle(self, check) -> None:
+        """The checks between values: ``check`` is ``(check, undealt)`` (:func:`_settle_f`)."""
+        self.check = check
+        self._step(False, 1)
+
+    def _step(self, deal: bool, per_state: int) -> None:
+        sizes = self.parts[:, 1] - self.parts[:, 0]
+        for k in range(_PARTS):
+            self.adds[k] = _rows(self.adds[k], per_state * int(sizes[k]))
+        threaded = int(sizes.sum()) >= _THREADED
+        if not threaded:
+            state = self.state
+            done, *adds, n0, n1 = _serial_step(
+                deal, state, self.parts, self.card, self.check, self.memory()
+            )
+            if done:
+                self._turn([n0, n1])
+                return
+        else:
+            kernel, extra = (_deal_f, self.card) if deal else (_settle_f, self.check)
+            jobs = []
+            for k in range(_PARTS):
+                memory = (self.scratch[k], self.adds[k], self.hists[k])
+                jobs.append((kernel, (self.state, self.parts[k], *extra, *memory)))
+            adds = _run(jobs, threaded)
+        m, most, cut = _offsets(self.hists, self.offsets, self.places)
+        self.sorted = _rows(self.sorted, m + _PARTS)
+        self.spare = _rows(self.spare, m + _PARTS)
+        places = 1 << (2 * max(_GROUP, most) - 1).bit_length()
+        self.tables = [_rows(table, places) for table in self.tables]
+        jobs = [
+            (_scatter, (self.adds[k], adds[k], self.places[k], self.sorted)) for k in range(_PARTS)
+        ]
+        _run(jobs, threaded)
+        self.buckets[:] = [[0, cut, 0], [cut, _FINE, 1]]
+        jobs = [
+            (_aggregate, (self.sorted, self.offsets, self.buckets[k], self.tables[k], self.spare))
+            for k in range(_PARTS)
+        ]
+        self._turn(_run(jobs, threaded))
+
+    def _turn(self, states) -> None:
+        """The states written into ``spare`` (so many per part) become the states."""
+        starts = self.offsets[self.buckets[:, 0]] + self.buckets[:, 2]
+        self.parts[:, 0] = starts
+        self.parts[:, 1] = starts + np.asarray(states)
+        self.state, self.spare = self.spare, self.state
+
+    def read(self) -> float:
+        """The weight of the state of no member (zero if none is left)."""
+        for a, b in self.parts:
+            at = np.flatnonzero(self.state[a:b, 0] == _FULL)
+            if len(at):
+                return float(self.state.view(np.float64)[a + at[0], 1])
+        return 0.0
+
+
+def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> float:
+    """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps."""
+    hi = max(v for v in range(11) if int(counts[v]))
+    values = tuple(v for v in range(min(top, 10) + 1) if int(counts[v]))
+    undealt = total
+    check = (_settle_tables(values, counts, hi), undealt)
+    steps = _Steps(rows, (_step_tables(0, 0, hi, None), np.zeros(2, np.int64)), check)
+    steps.settle(check)
+    for at, v in enumerate(values):
+        after = values[at + 1] if at + 1 < len(values) else None
+        deals = _step_tables(v, v, hi, after)
+        last = _step_tables(v, after or 11, hi, after)
+        for k in range(int(counts[v])):
+            undealt -= 1
+            left = int(counts[v]) - k - 1
+            steps.deal((deals if left else last, np.array([undealt, left])))
+        steps.settle((_settle_tables(values[at + 1 :], counts, hi), undealt))
+    return steps.read()
 
 
 def _falling(n: int, k: int) -> int:
@@ -771,52 +1002,12 @@ class _Modular:
         return [int(x) % p for x, p in zip(table[at[0], :LANES], self.primes, strict=True)]
 
 
-_BINOM_F = np.array([[float(comb(a, k)) for k in range(MAX_NEED + 1)] for a in range(_POOL)])
-
-
-class _Float:
-    """The count in floating point: tables of 16-byte rows (weight, ``~key``)."""
-
-    width = 2
-
-    def __init__(self):
-        self.batch = (
-            np.zeros(_BATCH, np.int64),
-            np.zeros(_BATCH + 1, np.int64),
-            np.zeros(_BATCH, np.float64),
-        )
-
-    def view(self, table):
-        return table, table.view(np.float64)
-
-    def deal(self, inp, out, step, prm, scratch):
-        return _deal_f(inp, out, step, prm, scratch, self.batch, _BINOM_F)
-
-    def settle(self, inp, out, check, prm, scratch):
-        return _settle_f(inp, out, check, prm, scratch, _BINOM_F)
-
-    def grow(self, small, big):
-        return _grow_f(small, big)
-
-    def fill(self, table, rows):
-        tags, weights = table
-        for i, (key, weight) in enumerate(rows.items()):
-            tags[i, 1] = ~key
-            weights[i, 0] = weight
-
-    def read(self, table):
-        """The weight of the state of no member (zero if none is left)."""
-        tags, weights = table
-        at = np.flatnonzero(tags[:, 1] == ~_FULL)
-        return float(weights[at[0], 0]) if len(at) else 0.0
-
-
 def _count(rows: dict, counts: tuple[int, ...], total: int, top: int, kind):
     """The count of :func:`none_low` from the first states ``rows``, as ``kind`` counts.
 
     ``kind`` is :class:`_Modular` (residues modulo its primes; ``rows``
-    maps a state's key to an integer weight) or :class:`_Float` (a float;
-    float weights). ``counts``: the unseen cards of each value, a tuple
+    maps a state's key to an integer weight; the float count is
+    :func:`_count_float`). ``counts``: the unseen cards of each value, a tuple
     (the cached tables are keyed on it). No member takes a card above
     ``top`` points, so the values above are not dealt (they stay among the
     cards left).
@@ -909,7 +1100,7 @@ def none_low(members, counts, total, exact: bool = True) -> Fraction | float:
     top = max(r for (_, r), _ in groups)
     if not exact:
         start = {key: float(Fraction(weight, scale)) for key, weight in rows.items()}
-        return _count(start, counts, total, top, _Float())
+        return _count_float(start, counts, total, top)
     # the count is in [0, scale]: enough primes for their product to exceed it
     n_primes = next(i for i, product in enumerate(_PRIME_PRODUCTS, 1) if product > scale)
     residues = []
