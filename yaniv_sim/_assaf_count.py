@@ -770,9 +770,8 @@ class _Steps:
             self.adds[k] = _rows(self.adds[k], per_state * int(sizes[k]))
         threaded = int(sizes.sum()) >= _THREADED
         if not threaded:
-            state = self.state
             done, *adds, n0, n1 = _serial_step(
-                deal, state, self.parts, self.card, self.check, self.memory()
+                deal, self.state, self.parts, self.card, self.check, self.memory()
             )
             if done:
                 self._turn([n0, n1])
@@ -816,23 +815,46 @@ class _Steps:
         return 0.0
 
 
-def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> float:
-    """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps."""
+def _steps(counts: tuple[int, ...], total: int, top: int):
+    """The steps of a count, in order: ``(deal, tables, undealt, left, k)``.
+
+    The checks before the first value and after each (``deal`` false,
+    ``tables`` as :func:`_settle_tables` makes them), and between them the
+    cards of each value, card ``k`` of it (``deal`` true, ``tables`` as
+    :func:`_step_tables` makes them); ``undealt``: the cards left undealt
+    after the step, ``left``: the cards of the value left after it. No
+    member takes a card above ``top`` points, so the values above are not
+    dealt (they stay among the cards left).
+    """
     hi = max(v for v in range(11) if int(counts[v]))
     values = tuple(v for v in range(min(top, 10) + 1) if int(counts[v]))
     undealt = total
-    check = (_settle_tables(values, counts, hi), undealt)
-    steps = _Steps(rows, (_step_tables(0, 0, hi, None), np.zeros(2, np.int64)), check)
-    steps.settle(check)
+    yield False, _settle_tables(values, counts, hi), undealt, 0, 0
     for at, v in enumerate(values):
         after = values[at + 1] if at + 1 < len(values) else None
+        # what a card does, but the last of the value; the last one (after it
+        # the cheapest card is worth ``after``, or more than any member takes)
         deals = _step_tables(v, v, hi, after)
         last = _step_tables(v, after or 11, hi, after)
         for k in range(int(counts[v])):
             undealt -= 1
             left = int(counts[v]) - k - 1
-            steps.deal((deals if left else last, np.array([undealt, left])))
-        steps.settle((_settle_tables(values[at + 1 :], counts, hi), undealt))
+            yield True, deals if left else last, undealt, left, k
+        yield False, _settle_tables(values[at + 1 :], counts, hi), undealt, 0, 0
+
+
+def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> float:
+    """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps."""
+    schedule = _steps(counts, total, top)
+    _, check, undealt, _, _ = next(schedule)
+    # the serial step takes a card's tables even to settle: any will do until the first card
+    steps = _Steps(rows, (_step_tables(0, 0, 10, None), np.zeros(2, np.int64)), (check, undealt))
+    steps.settle((check, undealt))
+    for deal, tables, undealt, left, _ in schedule:
+        if deal:
+            steps.deal((tables, np.array([undealt, left])))
+        else:
+            steps.settle((tables, undealt))
     return steps.read()
 
 
@@ -1008,12 +1030,8 @@ def _count(rows: dict, counts: tuple[int, ...], total: int, top: int, kind):
     ``kind`` is :class:`_Modular` (residues modulo its primes; ``rows``
     maps a state's key to an integer weight; the float count is
     :func:`_count_float`). ``counts``: the unseen cards of each value, a tuple
-    (the cached tables are keyed on it). No member takes a card above
-    ``top`` points, so the values above are not dealt (they stay among the
-    cards left).
+    (the cached tables are keyed on it); ``top`` as :func:`_steps` takes it.
     """
-    hi = max(v for v in range(11) if int(counts[v]))
-    values = tuple(v for v in range(min(top, 10) + 1) if int(counts[v]))
     tables = _Tables(kind.width)
     scratch = np.zeros((5, SLOTS), np.int64)
 
@@ -1040,26 +1058,18 @@ def _count(rows: dict, counts: tuple[int, ...], total: int, top: int, kind):
 
     start = tables.take(len(rows))
     kind.fill(kind.view(start), rows)
-    undealt = total
-    check = _settle_tables(values, counts, hi)
-    table, n = run(False, start, check, np.array([undealt, 0, 1, 0, 0, 0]), len(rows))
-    for at, v in enumerate(values):
-        after = values[at + 1] if at + 1 < len(values) else None
-        # what a card does, but the last of the value; the last one (after it
-        # the cheapest card is worth ``after``, or more than any member takes)
-        deals = _step_tables(v, v, hi, after)
-        last = _step_tables(v, after or 11, hi, after)
-        growth = 2.0
-        for step in range(int(counts[v])):
-            undealt -= 1
-            left = int(counts[v]) - step - 1
-            deal = deals if left else last
-            prm = np.array([undealt, left, step % 2 == 0, 0, 0, 0])
-            table, got = run(True, table, deal, prm, n * growth + 256)
-            growth = got / max(n, 1)
-            n = got
-        check = _settle_tables(values[at + 1 :], counts, hi)
-        table, n = run(False, table, check, np.array([undealt, 0, 1, 0, 0, 0]), n)
+    table, n = start, len(rows)
+    growth = 2.0  # the states a card makes of each, as the card before it made (a value's first: 2)
+    for deal, tables_, undealt, left, k in _steps(counts, total, top):
+        if not deal:
+            table, n = run(False, table, tables_, np.array([undealt, 0, 1, 0, 0, 0]), n)
+            continue
+        if k == 0:
+            growth = 2.0
+        prm = np.array([undealt, left, k % 2 == 0, 0, 0, 0])
+        table, got = run(True, table, tables_, prm, n * growth + 256)
+        growth = got / max(n, 1)
+        n = got
     return kind.read(kind.view(table))
 
 
