@@ -11,6 +11,7 @@ import itertools
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -321,3 +322,25 @@ def test_the_populations_are_the_shipped_best_responses():
         assert (row.response, row.response_low, row.response_high) == tuple(entry["best response"])
         assert (row.solved, row.solved_low, row.solved_high) == tuple(entry["fixed point"])
         assert row.left == pytest.approx(row.response - row.solved)
+
+
+def test_what_the_solution_leaves_against_other_tables():
+    from yaniv_sim.report.document import Section
+
+    def said(left_by_table):
+        rows = pd.DataFrame([
+            {"players": 8, "against": a, "deals": 400, "response": 0.02 + left,
+             "response_low": 0.0, "response_high": 0.05, "solved": 0.02, "solved_low": 0.0,
+             "solved_high": 0.05, "best": 0.0, "best_low": -0.01, "best_high": 0.01,
+             "left": left}
+            for a, left in left_by_table.items()
+        ])  # fmt: skip
+        section = Section("t")
+        players_page._populations_text(section, rows, "nordic")
+        return section.blocks[0]
+
+    # a tie is a tie, not a table where the best response calls differently
+    tie = said({"best": 0.0, "cautious": 0.0})
+    assert "does as well as the best response" in tie and "calls differently" not in tie
+    apart = said({"best": 0.0, "cautious": 0.013})
+    assert "at most 1.3 points on the table, against `cautious`" in apart

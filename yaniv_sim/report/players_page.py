@@ -299,12 +299,24 @@ def _populations_text(section: Section, rows: pd.DataFrame, name: str) -> None:
             f"{int(part['deals'].iloc[0]):,} duplicate deals) with a call table solved "
             "against that table (its best response), with the self-play solution of this page, "
             "and with plain `best` (`best` at a table of `best` is the fair share by "
-            "symmetry; `scripts/populations.py`, docs/solve.md). The solution "
-            f"leaves at most {100 * worst.left:.1f} points on the table, against "
-            f"`{worst.against}`: there the best response calls differently."
+            "symmetry; `scripts/populations.py`, docs/solve.md). " + _left_text(worst)
         )
         section.table(printed, f"{name}, {players} players: what one seat gains over its "
                       "fair share against each kind of table.")  # fmt: skip
+
+
+def _left_text(worst) -> str:
+    """What the solution leaves on the table against its hardest opponents (``worst``: the row
+    whose best response leads the solution by most), in points of win share."""
+    if round(100 * worst.left, 1) <= 0:
+        return (
+            "Against every one of these tables the solution does as well as the best "
+            "response solved against it (the two differ by less than 0.05 points)."
+        )
+    return (
+        f"The solution leaves at most {100 * worst.left:.1f} points on the table, against "
+        f"`{worst.against}`: there the best response calls differently."
+    )
 
 
 def yardstick(name: str) -> pd.DataFrame:
