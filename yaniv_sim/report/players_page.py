@@ -311,7 +311,7 @@ def _left_text(worst) -> str:
     if round(100 * worst.left, 1) <= 0:
         return (
             "Against every one of these tables the solution does as well as the best "
-            "response solved against it (the two differ by less than 0.05 points)."
+            "response solved against it (that response leads it by less than 0.05 points)."
         )
     return (
         f"The solution leaves at most {100 * worst.left:.1f} points on the table, against "
