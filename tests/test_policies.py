@@ -10,7 +10,7 @@ import pytest
 
 from tests.positions import Position
 from yaniv_sim import Rules
-from yaniv_sim.compare import compare, deal_interval
+from yaniv_sim.compare import compare, deal_interval, seatings
 from yaniv_sim.engine.kernel import seed_round_streams as _seed_round_streams
 from yaniv_sim.engine.specs import FAMILIES, canonical_spec, policy_vector
 
@@ -380,3 +380,28 @@ def test_in_kernel_odds_match_exact_counting():
             subsets = list(combinations(values, draws))
             brute = sum(sum(c) <= budget for c in subsets) / len(subsets)
             assert _p_at_most(counts, len(small), draws, budget, ways) == pytest.approx(brute)
+
+
+def test_each_policy_sits_in_every_seat_equally_often_in_distinct_seatings():
+    for players in range(2, 9):
+        for k in range(2, players + 1):
+            found = seatings(players, k)
+            assert len(set(found)) == len(found)  # each seating once
+            counts = np.zeros((players, k), dtype=int)
+            for owner in found:
+                assert sorted(set(owner)) == list(range(k))
+                counts[np.arange(players), owner] += 1
+            assert (counts == counts[0, 0]).all()
+    assert len(seatings(4, 2)) == 2 and len(seatings(6, 3)) == 3 and len(seatings(5, 2)) == 10
+
+
+def test_a_seating_that_turning_repeats_is_played_once_with_the_same_result():
+    """Two policies at 4 seats are played in ABAB and BABA only; the four policies
+    A, B, A, B (each index its own) are played in all four rotations, which is
+    the same match with every game played twice."""
+    two = compare(["best", "max-shed"], STANDARD, 4, 150, seed=8, workers=1)
+    four = compare(["best", "max-shed", "best", "max-shed"], STANDARD, 4, 150, seed=8,
+                   workers=1)  # fmt: skip
+    assert np.allclose(two.deal_wins[:, 0], four.deal_wins[:, [0, 2]].sum(axis=1))
+    assert np.allclose(two.deal_wins[:, 1], four.deal_wins[:, [1, 3]].sum(axis=1))
+    assert 0.05 < two.deal_wins[:, 0].mean() < 0.95 and two.deal_wins[:, 0].std() > 0

@@ -376,7 +376,7 @@ def simulate_command(
 @rules_options
 @players_option
 @click.option("--games", type=click.IntRange(1), default=2000, show_default=True,
-              help="Deals; each is played once per seating rotation.")  # fmt: skip
+              help="Deals; each is played once in every seating.")  # fmt: skip
 @seed_option
 @workers_option
 @click.option("--sequential", is_flag=True,

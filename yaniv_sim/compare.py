@@ -7,8 +7,10 @@ duplicate format
     (seat ``s`` gets policy ``s % k``) and the arrangement is turned one seat
     per replay; when ``k`` does not divide the table, the cyclic assignment is
     also shifted through all ``k`` policies, so each policy sits in every seat
-    equally often on the same cards. The luck of the deal cancels out of the
-    differences.
+    equally often on the same cards. A seating that turning gives twice (two
+    policies at 4 players: ABAB, BABA, ABAB, BABA) is played once, since the
+    same seating, seed and deal replay the same games. The luck of the deal
+    cancels out of the differences.
 deal
     A game index: its shuffles come from the seed, the game and the round
     alone, so every replay of a game index sees the same deck for each round.
@@ -33,7 +35,7 @@ from yaniv_sim.simulation.chunks import play_chunk
 from yaniv_sim.simulation.request import SimRequest
 from yaniv_sim.stats import wilson_interval
 
-__all__ = ["Comparison", "compare", "deal_interval"]
+__all__ = ["Comparison", "compare", "deal_interval", "seatings"]
 
 Z = float(stats.norm.ppf(0.975))
 
@@ -139,11 +141,29 @@ class Comparison:
         return "\n".join(lines)
 
 
+def seatings(players: int, k: int) -> list[tuple[int, ...]]:
+    """The distinct seatings a deal is replayed in: which policy sits at each seat.
+
+    The policies sit in turn round the table (``s % k``); every rotation of
+    that, and, where ``k`` does not divide ``players``, every shift of which
+    policy comes first, so that each policy plays every seat of every deal
+    equally often. Rotations that give the same seating (two policies at 4
+    players: ABAB turned twice is ABAB again) would replay the same games
+    with the same seed, so each seating is played once.
+    """
+    shifts = 1 if players % k == 0 else k
+    found = {}
+    for t in range(shifts):
+        for q in range(players):
+            found.setdefault(tuple(((s - q) % players + t) % k for s in range(players)), None)
+    return list(found)
+
+
 def _rotation(job):
     """Play every deal in one seating rotation; per-policy sums (runs in a worker)."""
-    rules_data, players, policies, games, chunk, index, seed, q, t, replays = job
+    rules_data, players, policies, games, chunk, index, seed, owner, replays = job
     k = len(policies)
-    owner = np.array([((s - q) % players + t) % k for s in range(players)])
+    owner = np.array(owner)
     seating = [policies[i] for i in owner]
     request = SimRequest.make(Rules.from_dict(rules_data), players, seating, games=games,
                               seed=seed, seating="fixed", chunk_size=chunk)  # fmt: skip
@@ -198,7 +218,7 @@ def compare(
     rules : Rules
     players : int
     games : int
-        Deals; each is played ``players`` times, once per seating rotation.
+        Deals; each is played once in every distinct seating (see :func:`seatings`).
     seed : int
     workers : int, optional
         Worker processes (default: all cores).
@@ -218,8 +238,8 @@ def compare(
         raise ValueError(f"policies: {k} policies cannot all sit at a table of {players}")
     base = [policies[s % k] for s in range(players)]
     SimRequest.make(rules, players, base, games=games, seed=seed)  # check everything first
-    shifts = 1 if players % k == 0 else k
-    replays = players * shifts
+    owners = seatings(players, k)
+    replays = len(owners)
     chunk = min(chunk, games) if sequential else games
     if sequential and k != 2:
         raise ValueError("sequential: compares exactly two policies")
@@ -233,10 +253,9 @@ def compare(
     try:
         for index in range(-(-games // chunk)):
             jobs = [
-                (rules.to_dict(), players, list(policies), games, chunk, index, seed, q, t,
+                (rules.to_dict(), players, list(policies), games, chunk, index, seed, owner,
                  replays)
-                for t in range(shifts)
-                for q in range(players)
+                for owner in owners
             ]  # fmt: skip
             results = list(pool.map(_rotation, jobs)) if pool else [_rotation(j) for j in jobs]
             parts.append(

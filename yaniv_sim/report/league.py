@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.compare import compare
+from yaniv_sim.compare import compare, seatings
 from yaniv_sim.engine.specs import PRESETS
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
@@ -84,7 +84,7 @@ def build(options: ReportOptions) -> Section:
     n_deals = options.budget(1000, 150)
     policies = league_policies()
     pairs = list(itertools.combinations(policies, 2))
-    replays = players * (1 if players % 2 == 0 else 2)
+    replays = len(seatings(players, 2))
     workers = 1 if n_deals * replays < SMALL_RUN else options.workers
     section = Section(
         "Policy league",

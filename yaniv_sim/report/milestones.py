@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from yaniv_sim.compare import compare, deal_interval
+from yaniv_sim.compare import compare, deal_interval, seatings
 from yaniv_sim.engine.specs import FAMILIES, HEURISTIC_PARAMS, canonical_spec
 from yaniv_sim.report.context import ReportOptions
 from yaniv_sim.report.document import Section
@@ -209,7 +209,7 @@ def build(options: ReportOptions) -> Section:
 
 def _workers(options: ReportOptions, n_deals: int, players: int) -> int | None:
     """One process for a small two-policy duplicate run, else the report's workers."""
-    replays = players * (1 if players % 2 == 0 else 2)
+    replays = len(seatings(players, 2))
     return 1 if n_deals * replays < SMALL_RUN else options.workers
 
 
