@@ -57,3 +57,20 @@ def test_the_script_builds_the_own_table_and_checks_with_both(tmp_path):
     assert saved["check"]["best"]["cells_tested"] == saved["check"]["own"]["cells_tested"] > 0
     assert 0 < saved["compare"]["brier_own_table"] < 1
     assert saved["compare"]["max_abs_difference"] > 0  # 100 games make another table
+
+
+def test_every_shipped_own_check_replays_the_shipped_check():
+    """Valued by `best`'s table, the replayed check is the shipped one, at every size."""
+    shipped = sorted(solve.DATA.glob("*-own-equity.json"))
+    assert len(shipped) == 14  # 2 to 8 players under both books
+    for path in shipped:
+        saved = json.loads(path.read_text())
+        rules, players = saved["rules"], saved["players"]
+        assert path.name == f"{rules}-{players}p-own-equity.json"
+        check = json.loads((solve.DATA / f"{rules}-{players}p-trace.json").read_text())["check"]
+        assert saved["check"]["seed"] == check["seed"]
+        assert saved["check"]["games"] == check["games"]
+        for table in ("best", "own"):
+            assert saved["check"][table]["cells_tested"] == check["cells_tested"]
+        best = saved["check"]["best"]
+        assert best["profitable_deviations"] == check["profitable_deviations"] == len(best["cells"])
