@@ -575,7 +575,7 @@ def _yardstick_text(sticks: pd.DataFrame, name: str) -> str:
             "The search player (it deals 64 worlds consistent with what its seat has seen "
             "and plays every choice out with `best`; docs/policies.md) beats `best` by "
             + "; ".join(f"{_cost(r.low, r.difference, r.high)} points of win share at "
-                        f"{r.players} players ({r.deals} deals)" for r in versus.itertuples())
+                        f"{r.players} players ({r.deals:,} deals)" for r in versus.itertuples())
             + "."
         )  # fmt: skip
     solved = sticks[sticks["first"] == "solved"]
@@ -583,7 +583,7 @@ def _yardstick_text(sticks: pd.DataFrame, name: str) -> str:
         parts.append(
             "Against it, the solved strategy's win share less the search's: "
             + "; ".join(f"{_cost(r.low, r.difference, r.high, sign='+')} at {r.players} players "
-                        f"({r.deals} deals: {_verdict(r.low, r.high, 'solved', 'search')})"
+                        f"({r.deals:,} deals: {_verdict(r.low, r.high, 'solved', 'search')})"
                         for r in solved.itertuples())
             + ". The solved calls close part of the gap between `best` and strong play, not "
             "all of it: the search also plays every discard and draw by rollouts, which the "
