@@ -207,6 +207,20 @@ def test_the_yardstick_is_the_shipped_matches(page):
     assert players_page._verdict(-0.05, 0.01, "a", "b") == "not separable"
 
 
+def test_the_closing_words_follow_the_solved_matches():
+    def solved(*intervals):
+        return pd.DataFrame([{"players": p, "low": lo, "high": hi} for p, lo, hi in intervals])
+
+    behind = players_page._closing(solved((3, -0.1, -0.05), (4, -0.1, 0.02)))
+    assert behind.startswith("The solved calls close part of the gap")
+    mixed = players_page._closing(solved((3, -0.1, -0.05), (4, -0.2, -0.1), (8, 0.03, 0.2)))
+    assert mixed.startswith("At 8 players the solved strategy is ahead of the search")
+    assert "at 3 and 4 players the search is ahead" in mixed
+    assert "close part of the gap" not in mixed
+    ahead = players_page._closing(solved((6, 0.01, 0.1), (8, 0.03, 0.2), (2, -0.1, 0.1)))
+    assert ahead == "At 6 and 8 players the solved strategy is ahead of the search."
+
+
 def _hide_eight_players(monkeypatch):
     """Make the shipped solutions look as if none shipped for 8 players."""
     shipped = solve.shipped

@@ -566,6 +566,27 @@ def _verdict(low: float, high: float, first: str, second: str) -> str:
     return "not separable"
 
 
+def _sizes(sizes: list[str]) -> str:
+    """``["3", "4", "5"]`` as ``3, 4 and 5``."""
+    return sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} and {sizes[-1]}"
+
+
+def _closing(solved: pd.DataFrame) -> str:
+    """What the solved-against-search matches say together."""
+    ahead = [str(r.players) for r in solved.itertuples() if r.low > 0]
+    behind = [str(r.players) for r in solved.itertuples() if r.high < 0]
+    gap = ("the search also plays every discard and draw by rollouts, which the solved "
+           "strategies leave to `best`, and reads each position more finely than the "
+           "table's cells")  # fmt: skip
+    if not ahead:
+        return (f"The solved calls close part of the gap between `best` and strong play, "
+                f"not all of it: {gap}.")  # fmt: skip
+    text = f"At {_sizes(ahead)} players the solved strategy is ahead of the search"
+    if behind:
+        text += f"; at {_sizes(behind)} players the search is ahead ({gap})"
+    return text + "."
+
+
 def _yardstick_text(sticks: pd.DataFrame, name: str) -> str:
     """How close the solved strategies are to strong play, in words."""
     parts = []
@@ -585,11 +606,9 @@ def _yardstick_text(sticks: pd.DataFrame, name: str) -> str:
             + "; ".join(f"{_cost(r.low, r.difference, r.high, sign='+')} at {r.players} players "
                         f"({r.deals:,} deals: {_verdict(r.low, r.high, 'solved', 'search')})"
                         for r in solved.itertuples())
-            + ". The solved calls close part of the gap between `best` and strong play, not "
-            "all of it: the search also plays every discard and draw by rollouts, which the "
-            "solved strategies leave to `best`, and reads each position more finely than "
-            "the table's cells."
+            + "."
         )  # fmt: skip
+        parts.append(_closing(solved))
     return f"**How close to strong play** ({name}). " + " ".join(parts)
 
 
