@@ -92,7 +92,7 @@ def build(options: ReportOptions) -> Section:
             policies=", ".join(policies),
             players=str(players),
             format=f"round robin of {len(pairs)} duplicate matches, {n_deals:,} deals each, "
-            f"every deal played in all {replays} seatings",
+            f"every deal played in {'both' if replays == 2 else f'all {replays}'} seatings",
             seeds=f"match i (in the order of the match table) uses seed {options.seed} + i",
         ),
     )
