@@ -45,9 +45,10 @@ def test_the_search_never_reads_a_hidden_card(rules, players):
         assert not all(np.array_equal(a, b) for a, b in zip(position.hands, other.hands,
                                                               strict=True)) or not np.array_equal(
             position.stock, other.stock)  # fmt: skip
-        a = engine.search_position(position, rules, FAST, seed=1)
-        b = engine.search_position(other, rules, FAST, seed=1)
-        assert a == b
+        for spec in (FAST, FAST + ",recall=1"):
+            a = engine.search_position(position, rules, spec, seed=1)
+            b = engine.search_position(other, rules, spec, seed=1)
+            assert a == b
 
 
 def test_the_answer_changes_with_what_the_seat_sees():
@@ -171,9 +172,12 @@ def test_a_discard_that_obviously_loses_is_not_made():
     assert two.gap_high < 0
 
 
-@pytest.mark.parametrize(("rules", "players"), [(STANDARD, 3), (NORDIC, 4)])
-def test_search_seats_play_legal_reproducible_rounds(rules, players):
-    policies = ["search:worlds=3,base=best"] + ["best"] * (players - 1)
+@pytest.mark.parametrize(
+    ("rules", "players", "spec"),
+    [(STANDARD, 3, "search:worlds=3,base=best"), (NORDIC, 4, "search:worlds=3,recall=1")],
+)
+def test_search_seats_play_legal_reproducible_rounds(rules, players, spec):
+    policies = [spec] + ["best"] * (players - 1)
     for seed in range(3):
         record = engine.play_round(rules, players, seed, policies)
         check_round(record, rules, players)

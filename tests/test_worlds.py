@@ -81,9 +81,22 @@ def _hidden_slots(position, seat):
 
 
 def _redeal_hidden(position, seat, rng):
-    """The position with the hidden cards permuted among their places, hands re-sorted."""
+    """The position with the hidden cards permuted among their places, hands re-sorted.
+
+    After a reshuffle the stock holds only cards of ``position.rebuilt`` (seen
+    by all), so a card not among them stays in a hand: the permutation is
+    repaired by swapping it with a rebuilt card that landed in a hand.
+    """
     cards, where = _hidden_slots(position, seat)
     cards = list(rng.permutation(cards))
+    rebuilt = Counter(position.rebuilt.tolist()) if len(position.rebuilt) else None
+    if rebuilt is not None:
+        in_stock = [k for k, (place, _) in enumerate(where) if place == "stock"]
+        in_hands = [k for k, (place, _) in enumerate(where) if place != "stock"]
+        for k in in_stock:
+            if cards[k] not in rebuilt:
+                j = next(j for j in in_hands if cards[j] in rebuilt)
+                cards[k], cards[j] = cards[j], cards[k]
     hands = [h.copy() for h in position.hands]
     stock = position.stock.copy()
     for card, (place, i) in zip(cards, where, strict=True):
@@ -107,9 +120,12 @@ def test_worlds_depend_only_on_what_the_seat_can_see(rules, players, policies, k
             other = _redeal_hidden(position, seat, rng)
             engine.play_on(other, rules, record=False)  # a position the engine accepts
             redealt += not other.same_as(position)
-            for seed, bias in ((0, 0.0), (7, 0.0), (3, 0.5)):
-                a = engine.sample_world(position, rules, seed=seed, seat=seat, bias=bias)
-                b = engine.sample_world(other, rules, seed=seed, seat=seat, bias=bias)
+            for seed, bias, recall in ((0, 0.0, False), (7, 0.0, False), (3, 0.5, False),
+                                       (5, 0.2, True)):  # fmt: skip
+                a = engine.sample_world(position, rules, seed=seed, seat=seat, bias=bias,
+                                        recall=recall)  # fmt: skip
+                b = engine.sample_world(other, rules, seed=seed, seat=seat, bias=bias,
+                                        recall=recall)  # fmt: skip
                 assert a.same_as(b), f"seat {seat} sees no difference, yet:\n{a}\n{b}"
                 compared += 1
             # the seed decides the world: another seed deals other hidden cards (unless
@@ -118,7 +134,7 @@ def test_worlds_depend_only_on_what_the_seat_can_see(rules, players, policies, k
                 c = engine.sample_world(position, rules, seed=8, seat=seat)
                 assert not c.same_as(a)
     # the redealt positions really differ in what the seat cannot see
-    assert redealt >= 0.9 * compared / 3
+    assert redealt >= 0.9 * compared / 4
 
 
 @pytest.mark.parametrize(("rules", "players", "policies", "keywords"), CASES, ids=CASE_IDS)
@@ -338,3 +354,78 @@ def test_a_bias_deals_opponents_lower_cards_the_longer_they_played():
     # 3000 worlds x 7 cards: the standard error of each mean is under 0.05 points
     assert late < early - 0.3 and early < pool_mean - 0.1
     assert abs(mean_hidden(dataclasses.replace(position, turn=1), 0.0) - pool_mean) < 0.2
+
+
+def _turns_of_a_long_round(rules, players, policies, seed):
+    """Every position of one seeded round, turn by turn, and the round's record."""
+    record = engine.play_round(rules, players, seed, policies)
+    positions = [engine.position_at(rules, players, seed, policies, turn=t)
+                 for t in range(record.turns)]  # fmt: skip
+    return positions, record
+
+
+def test_a_position_remembers_the_rebuilt_stock_and_where_each_seat_drew():
+    """``rebuilt`` is the dead cards and pile at the reshuffle; ``pile_draws`` each latest draw."""
+    rules, players = Rules.preset("nordic"), 8  # one deck at eight seats: the stock runs out often
+    positions, record = _turns_of_a_long_round(rules, players, "best", 3)
+    assert record.reshuffles >= 2
+    latest = {}
+    rebuilt_seen = 0
+    for before, after, step in zip(positions, positions[1:], record.steps, strict=False):
+        assert step.action == "turn"
+        latest[step.seat] = step.source == "pile"
+        expected = [latest.get(s, False) for s in range(players)]
+        assert after.pile_draws.tolist() == expected
+        if step.reshuffled:  # rebuilt from what lay under the discard just laid
+            assert sorted(after.rebuilt.tolist()) == sorted([*before.dead, *before.pile])
+            rebuilt_seen += 1
+        elif after.reshuffles:
+            assert np.array_equal(after.rebuilt, before.rebuilt)
+        else:
+            assert len(after.rebuilt) == 0
+    assert rebuilt_seen == record.reshuffles
+
+
+def _unknown_outside(position, rebuilt):
+    """The opponents' unknown cards (to the seat to act) that are not in ``rebuilt``."""
+    out = Counter()
+    for o, (hand, took) in enumerate(zip(position.hands, position.taken, strict=True)):
+        if o != position.seat:
+            out.update(c for c in hand[~took].tolist() if c not in rebuilt)
+    return out
+
+
+def test_a_world_that_recalls_keeps_unseen_cards_in_hands():
+    """With ``recall``, every hidden card not in the rebuilt stock is dealt to an opponent."""
+    rules, players = Rules.preset("nordic"), 8
+    positions, _ = _turns_of_a_long_round(rules, players, "best", 3)
+    checked = 0
+    for position in positions[::3]:
+        if not position.reshuffles:
+            continue
+        rebuilt = set(position.rebuilt.tolist())
+        must = _unknown_outside(position, rebuilt)
+        for seed in range(5):
+            w = engine.sample_world(position, rules, seed=seed, bias=0.2, recall=True)
+            assert set(w.stock.tolist()) <= rebuilt
+            assert _unknown_outside(w, rebuilt) == must
+            assert w.rebuilt.tolist() == position.rebuilt.tolist()
+            checked += 1
+        # without recall the memory is not kept, and hidden cards may go to the stock
+        plain = engine.sample_world(position, rules, seed=0)
+        assert len(plain.rebuilt) == 0
+    assert checked >= 20
+
+
+def test_a_position_refuses_a_rebuilt_stock_that_does_not_hold_its_stock():
+    rules = Rules.preset("nordic")
+    positions, _ = _turns_of_a_long_round(rules, 8, "best", 3)
+    position = next(p for p in positions if p.reshuffles and len(p.stock) > 1)
+    short = dataclasses.replace(
+        position, rebuilt=position.rebuilt[~np.isin(position.rebuilt, position.stock[:1])]
+    )
+    with pytest.raises(ValueError, match="rebuilt"):
+        engine.play_on(short, rules, record=False)
+    with pytest.raises(ValueError, match="pile_draws"):
+        engine.play_on(dataclasses.replace(position, pile_draws=[True]), rules, record=False)
+    engine.play_on(position, rules, record=False)

@@ -68,6 +68,7 @@ STOCK = 0  # top card at pst[PS_STOCK_N] - 1
 DEAD = 1  # everything under the last two discards
 PREV = 2  # the previous player's discard, still takeable
 CUR = 3  # the discard being laid this turn
+REBUILT = 4  # the cards the stock was rebuilt from at the last reshuffle (seen by all)
 
 # pile state vector: with the table's arrays, everything needed to play on
 PS_STOCK_N = 0
@@ -80,7 +81,9 @@ PS_TURN = 6  # turns played so far in the round
 PS_SEAT = 7  # the seat to act
 PS_RESHUFFLES = 8
 PS_STARTER = 9
-N_PILE_STATE = 10
+PS_REBUILT_N = 10  # cards in the REBUILT row (0 before the first reshuffle)
+PS_PILE_DRAWS = 11  # bit s set: seat s's latest draw this round was from the pile
+N_PILE_STATE = 12
 
 
 class Force(NamedTuple):

@@ -69,13 +69,16 @@ from yaniv_sim.engine._layout import (
     PS_CUR_KIND,
     PS_CUR_N,
     PS_DEAD_N,
+    PS_PILE_DRAWS,
     PS_PREV_KIND,
     PS_PREV_N,
+    PS_REBUILT_N,
     PS_RESHUFFLES,
     PS_SEAT,
     PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
+    REBUILT,
     S_CALLER,
     S_CALLER_VALUE,
     S_OUTCOME,
@@ -219,6 +222,8 @@ def _deal(rules, t, starter, keys):
     pst[PS_SEAT] = starter
     pst[PS_RESHUFFLES] = 0
     pst[PS_STARTER] = starter
+    pst[PS_REBUILT_N] = 0
+    pst[PS_PILE_DRAWS] = 0
 
 
 @njit
@@ -276,7 +281,8 @@ def _draw(rules, t, seat, source):
 
     An empty stock is rebuilt from every card under the discard just laid
     (the dead pile and what is left of the previous discard), shuffled with
-    stream 0; under ``empty_stock = "end_round"`` the round ends instead.
+    stream 0 (the cards are also kept, unordered, in the ``REBUILT`` row);
+    under ``empty_stock = "end_round"`` the round ends instead.
     Returns ``(card, reshuffled)``; ``card`` is -1 when the stock ran out
     and the round ends. The card taken leaves the previous discard, which
     must then be passed on with :func:`_pass_turn`.
@@ -294,6 +300,9 @@ def _draw(rules, t, seat, source):
             for k in range(prev_n):
                 piles[STOCK, dead_n + k] = piles[PREV, k]
             pst[PS_STOCK_N] = dead_n + prev_n
+            for k in range(dead_n + prev_n):
+                piles[REBUILT, k] = piles[STOCK, k]
+            pst[PS_REBUILT_N] = dead_n + prev_n
             pst[PS_DEAD_N] = 0
             pst[PS_PREV_N] = 0
             _shuffle(piles[STOCK], pst[PS_STOCK_N], t.rng, 0)
@@ -302,6 +311,7 @@ def _draw(rules, t, seat, source):
         pst[PS_STOCK_N] -= 1
         card = piles[STOCK, pst[PS_STOCK_N]]
         flag = 0
+        pst[PS_PILE_DRAWS] &= ~(np.int64(1) << seat)
     else:
         card = piles[PREV, source]
         prev_n = pst[PS_PREV_N]
@@ -309,6 +319,7 @@ def _draw(rules, t, seat, source):
             piles[PREV, k] = piles[PREV, k + 1]
         pst[PS_PREV_N] = prev_n - 1
         flag = 1
+        pst[PS_PILE_DRAWS] |= np.int64(1) << seat
     t.hand_n[seat] = _insert_card(t.hands, t.taken, seat, t.hand_n[seat], card, flag)
     t.hand_val[seat] += VALUE[card]
     return card, reshuffled

@@ -198,7 +198,7 @@ def _evaluate(rules, policy, search, seat, t, n_cands, key):
     cands, values = search.cands, search.values
     _seed_sampler(search.rng, key)
     for w in range(worlds):
-        _sample_world(t, seat, search.world, search.rng, policy.bias)
+        _sample_world(t, seat, search.world, search.rng, policy.bias, policy.recall > 0.5)
         world_key = _world_key(key, w)
         for c in range(n_cands):
             force = Force(turn, cands[c, K_CALL], cands[c, K_MASK], cands[c, K_LAYING],
@@ -226,7 +226,7 @@ def _world_key(key, w):
 
 
 @njit
-def nth_world(t, seat, search, w, bias):
+def nth_world(t, seat, search, w, bias, recall):
     """Put into ``search.roll`` world ``w`` of the next search at ``seat``, as it is played on.
 
     Its streams are the rollouts'. The table's streams are left as they
@@ -237,7 +237,7 @@ def nth_world(t, seat, search, w, bias):
     t.rng[1 + seat] = state
     _seed_sampler(search.rng, key)
     for _ in range(w + 1):
-        _sample_world(t, seat, search.roll, search.rng, bias)
+        _sample_world(t, seat, search.roll, search.rng, bias, recall)
     _seed_round_streams(search.roll.rng, _world_key(key, w), seat, 0)
 
 

@@ -13,10 +13,13 @@ Fields (``seats`` seats, ``DECK_CAPACITY`` = two decks and their jokers):
     from the pile, which everyone saw.
 ``hand_n``, ``hand_val`` int64[seats]
     Cards in each hand and their value.
-``piles`` int16[4, DECK_CAPACITY]
+``piles`` int16[5, DECK_CAPACITY]
     Rows ``STOCK`` (next draw at ``pst[PS_STOCK_N] - 1``), ``DEAD`` (under
-    the pile), ``PREV`` (the previous discard, as laid) and ``CUR`` (the
-    discard being laid).
+    the pile), ``PREV`` (the previous discard, as laid), ``CUR`` (the
+    discard being laid) and ``REBUILT`` (the cards the stock was rebuilt
+    from at the last reshuffle, ``pst[PS_REBUILT_N]`` of them: everyone saw
+    them go under the pile, so a seat with a memory for cards knows the
+    stock holds only these).
 ``pst`` int64[N_PILE_STATE]
     Pile lengths and kinds, the turn, the seat to act, reshuffles so far
     and the round's starter (the ``PS_*`` fields of ``_layout``).
@@ -72,7 +75,7 @@ def new_table(seats: int) -> Table:
         taken=np.zeros((seats, MAX_HAND), np.int8),
         hand_n=np.zeros(seats, np.int64),
         hand_val=np.zeros(seats, np.int64),
-        piles=np.zeros((4, DECK_CAPACITY), np.int16),
+        piles=np.zeros((5, DECK_CAPACITY), np.int16),
         pst=np.zeros(N_PILE_STATE, np.int64),
         rng=np.zeros(1 + seats, np.uint64),
         alive=np.ones(seats, np.int8),

@@ -30,10 +30,14 @@ from yaniv_sim.engine._layout import (
     MAX_CARD_SETS,
     PREV,
     PS_DEAD_N,
+    PS_PILE_DRAWS,
     PS_PREV_N,
+    PS_REBUILT_N,
+    PS_RESHUFFLES,
     PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
+    REBUILT,
     STOCK,
 )
 from yaniv_sim.engine._rng import _mix64, _shuffle, _uniform
@@ -76,7 +80,7 @@ def _insert_canonical(hands, taken, seat, n, card, flag):
 
 @njit(inline="always")
 def _copy_row(src, dst, row, n):
-    """``dst[row, :n] = src[row, :n]`` and zeros after (int16[4, DECK_CAPACITY] piles)."""
+    """``dst[row, :n] = src[row, :n]`` and zeros after (int16[5, DECK_CAPACITY] piles)."""
     for k in range(n):
         dst[row, k] = src[row, k]
     for k in range(n, dst.shape[1]):
@@ -120,8 +124,132 @@ def _pick_low(hidden, top, lam, rng):
     hidden[top - 1] = card
 
 
+@njit(inline="always")
+def _drew_stock(t, o):
+    """Whether seat ``o`` has drawn this round and its latest draw was from the stock (public)."""
+    return _turns_played(t, o) >= 1 and (t.pst[PS_PILE_DRAWS] >> o) & 1 == 0
+
+
+@njit(inline="always")
+def _take_any(pool, top, rng):
+    """Move a card of ``pool[:top]``, drawn uniformly, to ``top - 1``."""
+    j = min(np.int64(_uniform(rng, 0) * top), top - 1)
+    card = pool[j]
+    pool[j] = pool[top - 1]
+    pool[top - 1] = card
+
+
 @njit
-def _sample_world(t, seat, world, rng, bias):
+def _deal_recalled(t, seat, world, rng, bias, hidden, h):
+    """Deal the opponents' unknown slots of ``world`` as a seat that remembers every card shown.
+
+    Two things such a seat knows that uniform dealing forgets. After a
+    reshuffle the stock was rebuilt only from cards everyone saw (the
+    ``REBUILT`` row), so every hidden card not among them is in an
+    opponent's hand. And an opponent whose latest draw was from the stock
+    holds one card that came from there after its last discard; it is dealt
+    last, uniformly from what is left (the stock is short of the low cards
+    hands keep), while the other unknown slots get the cards that must be in
+    hands first (with ``bias``, as in :func:`_sample_world`) and the others
+    uniformly. ``hidden[:h]``
+    holds the hidden cards, shuffled; on return it holds the stock, in
+    random order, and the opponents' hands and values are written.
+    """
+    seats = t.alive.shape[0]
+    pst = t.pst
+    # cards that must be in hands to ``never[:n_never]``; the rebuilt ones stay in ``hidden``
+    shown = world.cand[2]
+    for c in range(N_CODES):
+        shown[c] = 0
+    if pst[PS_RESHUFFLES] > 0:
+        for k in range(pst[PS_REBUILT_N]):
+            shown[t.piles[REBUILT, k]] = 1
+    never = world.cand[1]
+    n_never = 0
+    n_shown = 0
+    for k in range(h):
+        card = hidden[k]
+        if shown[card]:
+            hidden[n_shown] = card
+            n_shown += 1
+        else:
+            never[n_never] = card
+            n_never += 1
+    for c in range(N_CODES):
+        shown[c] = 0
+    # slots still to fill: the older unknown cards of every opponent, then the newest ones
+    older = 0
+    newest = 0
+    for o in range(seats):
+        if o != seat and t.alive[o]:
+            unknown = 0
+            for i in range(t.hand_n[o]):
+                if t.taken[o, i] == 0:
+                    unknown += 1
+            fresh = 1 if unknown > 0 and _drew_stock(t, o) else 0
+            older += unknown - fresh
+            newest += fresh
+    for phase in range(2):
+        for o in range(seats):
+            if o == seat or not t.alive[o]:
+                continue
+            n = t.hand_n[o]
+            unknown = 0
+            for i in range(n):
+                if t.taken[o, i] == 0:
+                    unknown += 1
+            played = _turns_played(t, o)
+            fresh = 1 if unknown > 0 and _drew_stock(t, o) else 0
+            lam = bias * (1.0 - np.exp(-played / 3.0)) if bias > 0.0 else 0.0
+            if phase == 0:
+                value = 0
+                filled = 0
+                for i in range(n):
+                    if t.taken[o, i] != 0:
+                        filled = _insert_canonical(world.hands, world.taken, o, filled,
+                                                   t.hands[o, i], 1)  # fmt: skip
+                        value += VALUE[t.hands[o, i]]
+                count = unknown - fresh
+            else:
+                filled = n - fresh
+                value = world.hand_val[o]
+                count = fresh
+            for _ in range(count):
+                slots = older if phase == 0 else newest
+                # a never-shown card must land in some slot: take one with chance n_never / slots
+                if n_never > 0 and (n_shown == 0 or _uniform(rng, 0) * slots < n_never):
+                    if phase == 0 and bias > 0.0:
+                        _pick_low(never, n_never, lam, rng)
+                    else:
+                        _take_any(never, n_never, rng)
+                    n_never -= 1
+                    card = never[n_never]
+                else:
+                    _take_any(hidden, n_shown, rng)
+                    n_shown -= 1
+                    card = hidden[n_shown]
+                filled = _insert_canonical(world.hands, world.taken, o, filled, card, 0)
+                value += VALUE[card]
+                if phase == 0:
+                    older -= 1
+                else:
+                    newest -= 1
+            world.hand_n[o] = n
+            world.hand_val[o] = value
+    # the stock: the shown cards left and any never-shown ones left (before a reshuffle, all)
+    for k in range(n_never):
+        hidden[n_shown + k] = never[k]
+    stock_n = n_shown + n_never
+    if n_shown > 0 and n_never > 0:
+        _shuffle(hidden, stock_n, rng, 0)
+    for k in range(stock_n, hidden.shape[0]):
+        hidden[k] = 0
+    for c in range(N_CODES):
+        never[c] = 0
+
+
+@njit
+def _sample_world(t, seat, world, rng, bias, recall=False):
     """Deal into ``world`` a table that ``seat`` cannot tell from ``t``.
 
     Parameters
@@ -130,7 +258,7 @@ def _sample_world(t, seat, world, rng, bias):
         The real table at a turn's start (``pst[PS_CUR_N]`` 0), ``seats``
         seats: ``hands`` int16[seats, MAX_HAND], ``taken`` int8[seats,
         MAX_HAND], ``hand_n`` / ``hand_val`` int64[seats], ``piles``
-        int16[4, DECK_CAPACITY], ``pst`` int64[N_PILE_STATE], ``rng``
+        int16[5, DECK_CAPACITY], ``pst`` int64[N_PILE_STATE], ``rng``
         uint64[1 + seats], ``alive`` int8[seats], ``totals`` int64[seats].
         Read only.
     seat : int
@@ -151,8 +279,15 @@ def _sample_world(t, seat, world, rng, bias):
         cards and shed high ones, so the longer an opponent has played, the
         lower its unknown cards tend to be (see docs/policies.md, "The search
         player", for how the default was fitted).
+    recall : bool
+        Deal as a seat that remembers every card shown (the search's
+        ``recall``, see :func:`_deal_recalled`): after a reshuffle the
+        never-shown cards go to the opponents, and each opponent's newest
+        card is dealt as a stock draw. False deals every hidden card alike,
+        as above.
 
-    The world gets ``t``'s pile state, totals, seats in, dead cards,
+    The world gets ``t``'s pile state (without ``recall``, its ``REBUILT``
+    row emptied), totals, seats in, dead cards,
     previous discard, and ``t.rng`` copied as they are (a caller that plays
     on in the world reseeds the streams: ``t.rng`` decides the real round's
     reshuffles and the opponents' random choices). ``seat``'s hand is copied
@@ -174,6 +309,7 @@ def _sample_world(t, seat, world, rng, bias):
     _copy_row(t.piles, world.piles, DEAD, pst[PS_DEAD_N])
     _copy_row(t.piles, world.piles, PREV, pst[PS_PREV_N])
     _copy_row(t.piles, world.piles, CUR, 0)
+    _copy_row(t.piles, world.piles, REBUILT, pst[PS_REBUILT_N])
 
     # the hidden cards, in code order, at the start of the world's stock row
     mark = world.cand[0]
@@ -197,9 +333,27 @@ def _sample_world(t, seat, world, rng, bias):
         hidden[k] = 0
     _shuffle(hidden, h, rng, 0)
 
+    hand_width = t.hands.shape[1]
+    if recall:
+        _deal_recalled(t, seat, world, rng, bias, hidden, h)
+        for o in range(seats):
+            n = t.hand_n[o]
+            if o == seat or not t.alive[o]:
+                for i in range(n):
+                    world.hands[o, i] = t.hands[o, i]
+                    world.taken[o, i] = t.taken[o, i]
+                world.hand_val[o] = t.hand_val[o]
+            for i in range(n, hand_width):
+                world.hands[o, i] = 0
+                world.taken[o, i] = 0
+            world.hand_n[o] = n
+        return
+    # a world dealt without that memory may put any hidden card in the stock: it keeps no
+    # rebuilt row, which would not hold its stock
+    world.pst[PS_REBUILT_N] = 0
+
     # opponents' untaken slots from the top of the shuffled cards; the rest stays the stock
     top = h
-    hand_width = t.hands.shape[1]
     for o in range(seats):
         n = t.hand_n[o]
         if o == seat:

@@ -26,13 +26,16 @@ from yaniv_sim.engine._layout import (
     NO_FORCE,
     PREV,
     PS_DEAD_N,
+    PS_PILE_DRAWS,
     PS_PREV_KIND,
     PS_PREV_N,
+    PS_REBUILT_N,
     PS_RESHUFFLES,
     PS_SEAT,
     PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
+    REBUILT,
     STOCK,
     Force,
     rule_record,
@@ -86,6 +89,15 @@ class Position:
         The round's random streams (stream 0 shuffles, ``1 + seat`` is a
         policy's own). With them, :func:`play_on` continues exactly as the
         round would have; without, it seeds fresh ones from its ``seed``.
+    rebuilt : int16 array or None
+        The cards the stock was rebuilt from at the last reshuffle, in any
+        order (everyone saw them go under the pile, so the stock holds only
+        these); ``None`` or empty before the first reshuffle, or when not
+        known. Only a search with ``recall`` reads it.
+    pile_draws : bool array or None
+        Whether each seat's latest draw this round was from the pile (public);
+        ``None`` when not known, read as "from the stock". Only a search with
+        ``recall`` reads it.
     """
 
     hands: tuple[np.ndarray, ...]
@@ -101,6 +113,8 @@ class Position:
     alive: np.ndarray
     totals: np.ndarray
     streams: np.ndarray | None = None
+    rebuilt: np.ndarray | None = None
+    pile_draws: np.ndarray | None = None
 
     @property
     def players(self) -> int:
@@ -167,6 +181,8 @@ def _from_table(t: Table) -> Position:
         alive=t.alive.astype(bool),
         totals=t.totals.copy(),
         streams=t.rng.copy(),
+        rebuilt=t.piles[REBUILT, : pst[PS_REBUILT_N]].copy(),
+        pile_draws=np.array([(int(pst[PS_PILE_DRAWS]) >> s) & 1 == 1 for s in range(seats)]),
     )
 
 
@@ -241,6 +257,22 @@ def _to_table(position: Position, rules: Rules, seed: int) -> Table:
     pst[PS_SEAT] = position.seat
     pst[PS_STARTER] = position.starter
     pst[PS_RESHUFFLES] = position.reshuffles
+    if position.rebuilt is not None and len(position.rebuilt):
+        rebuilt = card_codes(position.rebuilt, "position.rebuilt")
+        if position.reshuffles < 1:
+            raise ValueError("position.rebuilt: the stock was never rebuilt (reshuffles is 0)")
+        counts = np.bincount(rebuilt, minlength=N_CODES)
+        short = np.flatnonzero(np.bincount(t.piles[STOCK, : lengths["stock"]],
+                                           minlength=N_CODES) > counts)  # fmt: skip
+        if counts.max() > 1 or len(short):
+            raise ValueError("position.rebuilt: it must hold every card of the stock, each once")
+        t.piles[REBUILT, : len(rebuilt)] = rebuilt
+        pst[PS_REBUILT_N] = len(rebuilt)
+    if position.pile_draws is not None:
+        draws = np.asarray(position.pile_draws, bool)
+        if draws.shape != (players,):
+            raise ValueError(f"position.pile_draws: one flag per seat ({players})")
+        pst[PS_PILE_DRAWS] = sum(1 << s for s in range(players) if draws[s])
     if position.streams is not None:
         streams = np.asarray(position.streams, np.uint64)
         if streams.shape != (1 + players,):
@@ -438,7 +470,13 @@ def play_on(
 
 
 def sample_world(
-    position: Position, rules: Rules, *, seed: int, seat: int | None = None, bias: float = 0.0
+    position: Position,
+    rules: Rules,
+    *,
+    seed: int,
+    seat: int | None = None,
+    bias: float = 0.0,
+    recall: bool = False,
 ) -> Position:
     """A position that ``seat`` cannot tell from ``position``, its hidden cards dealt at random.
 
@@ -452,6 +490,11 @@ def sample_world(
 
     With ``bias`` above 0 the opponents' unknown cards are dealt lower than
     at random, more so the longer each has played (the search's ``bias``).
+    With ``recall`` the seat remembers every card shown (the search's
+    ``recall``): after a reshuffle the cards not in the rebuilt stock (see
+    ``Position.rebuilt``) are all dealt to the opponents, and an opponent
+    whose latest draw was from the stock (``Position.pile_draws``) gets one
+    card dealt last, as a stock draw.
 
     The streams are those of ``position`` (``None`` stays ``None``); they
     hold the real round's future shuffles and the opponents' random choices,
@@ -473,7 +516,9 @@ def sample_world(
     _seed_sampler(rng, seed)
     if not 0 <= bias <= 2:
         raise ValueError(f"bias: {bias!r} is not allowed; use a number from 0 to 2")
-    _sample_world(t, np.int64(seat), world, rng, float(bias))
+    if not isinstance(recall, bool | np.bool_):
+        raise ValueError(f"recall: {recall!r}; use True or False")
+    _sample_world(t, np.int64(seat), world, rng, float(bias), bool(recall))
     sampled = _from_table(world)
     if position.streams is None:
         sampled = dataclasses.replace(sampled, streams=None)

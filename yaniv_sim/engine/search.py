@@ -200,6 +200,7 @@ def search_worlds(
     t = _to_table(position, rules, seed)
     worlds = []
     for w in range(count):
-        _search.nth_world(t, position.seat, search, w, vector[SEARCH.slot("bias")])
+        _search.nth_world(t, position.seat, search, w, vector[SEARCH.slot("bias")],
+                          vector[SEARCH.slot("recall")] > 0.5)  # fmt: skip
         worlds.append(_from_table(search.roll))
     return worlds

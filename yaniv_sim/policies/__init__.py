@@ -205,6 +205,9 @@ SEARCH = Family(
               "the policy every seat plays in the rollouts", choices=SEARCH_BASES),
         Param("bias", 0.2, 0, 2, False,
               "how much lower than random the worlds deal opponents' unknown cards"),
+        Param("recall", 0, 0, 1, True,
+              "1: the worlds remember every card shown (after a reshuffle, cards not in the "
+              "rebuilt stock are in hands; a card just drawn from the stock is dealt as one)"),
         Param("objective", 0, 0, 1, True,
               "what a rollout is worth: round points against the table, or the game-win "
               "chance once the round is settled (the shipped equity table)",
