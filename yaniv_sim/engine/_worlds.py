@@ -151,9 +151,10 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
     last, uniformly from what is left (the stock is short of the low cards
     hands keep), while the other unknown slots get the cards that must be in
     hands first (with ``bias``, as in :func:`_sample_world`) and the others
-    uniformly. ``hidden[:h]``
-    holds the hidden cards, shuffled; on return it holds the stock, in
-    random order, and the opponents' hands and values are written.
+    uniformly. ``hidden[:h]`` holds the hidden cards, shuffled; on return it
+    holds the stock, in random order, and the opponents' hands and values
+    are written. Scratch: ``world.cand[1]`` and ``world.cand[2]`` (left
+    zeroed).
     """
     seats = t.alive.shape[0]
     pst = t.pst
@@ -216,7 +217,7 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
                 count = fresh
             for _ in range(count):
                 slots = older if phase == 0 else newest
-                # a never-shown card must land in some slot: take one with chance n_never / slots
+                # a card not in the rebuilt stock must land in a hand: chance n_never / slots
                 if n_never > 0 and (n_shown == 0 or _uniform(rng, 0) * slots < n_never):
                     if phase == 0 and bias > 0.0:
                         _pick_low(never, n_never, lam, rng)
@@ -236,7 +237,7 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
                     newest -= 1
             world.hand_n[o] = n
             world.hand_val[o] = value
-    # the stock: the shown cards left and any never-shown ones left (before a reshuffle, all)
+    # the stock: the rebuilt cards left and any others left (before a reshuffle, all)
     for k in range(n_never):
         hidden[n_shown + k] = never[k]
     stock_n = n_shown + n_never
@@ -282,9 +283,9 @@ def _sample_world(t, seat, world, rng, bias, recall=False):
     recall : bool
         Deal as a seat that remembers every card shown (the search's
         ``recall``, see :func:`_deal_recalled`): after a reshuffle the
-        never-shown cards go to the opponents, and each opponent's newest
-        card is dealt as a stock draw. False deals every hidden card alike,
-        as above.
+        hidden cards not in the rebuilt stock go to the opponents, and an
+        opponent whose latest draw was from the stock gets one card dealt
+        last, as that draw. False deals every hidden card alike, as above.
 
     The world gets ``t``'s pile state (without ``recall``, its ``REBUILT``
     row emptied), totals, seats in, dead cards,
