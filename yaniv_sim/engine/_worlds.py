@@ -33,7 +33,6 @@ from yaniv_sim.engine._layout import (
     PS_PILE_DRAWS,
     PS_PREV_N,
     PS_REBUILT_N,
-    PS_RESHUFFLES,
     PS_STARTER,
     PS_STOCK_N,
     PS_TURN,
@@ -131,6 +130,17 @@ def _drew_stock(t, o):
 
 
 @njit(inline="always")
+def _unknown_slots(t, o):
+    """``(unknown, fresh)``: seat ``o``'s cards not taken from the pile, and 1 if one of them
+    is its latest draw, from the stock (else 0)."""
+    unknown = 0
+    for i in range(t.hand_n[o]):
+        if t.taken[o, i] == 0:
+            unknown += 1
+    return unknown, 1 if unknown > 0 and _drew_stock(t, o) else 0
+
+
+@njit(inline="always")
 def _take_any(pool, top, rng):
     """Move a card of ``pool[:top]``, drawn uniformly, to ``top - 1``."""
     j = min(np.int64(_uniform(rng, 0) * top), top - 1)
@@ -162,9 +172,8 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
     shown = world.cand[2]
     for c in range(N_CODES):
         shown[c] = 0
-    if pst[PS_RESHUFFLES] > 0:
-        for k in range(pst[PS_REBUILT_N]):
-            shown[t.piles[REBUILT, k]] = 1
+    for k in range(pst[PS_REBUILT_N]):  # 0 before the first reshuffle
+        shown[t.piles[REBUILT, k]] = 1
     never = world.cand[1]
     n_never = 0
     n_shown = 0
@@ -183,11 +192,7 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
     newest = 0
     for o in range(seats):
         if o != seat and t.alive[o]:
-            unknown = 0
-            for i in range(t.hand_n[o]):
-                if t.taken[o, i] == 0:
-                    unknown += 1
-            fresh = 1 if unknown > 0 and _drew_stock(t, o) else 0
+            unknown, fresh = _unknown_slots(t, o)
             older += unknown - fresh
             newest += fresh
     for phase in range(2):
@@ -195,12 +200,8 @@ def _deal_recalled(t, seat, world, rng, bias, hidden, h):
             if o == seat or not t.alive[o]:
                 continue
             n = t.hand_n[o]
-            unknown = 0
-            for i in range(n):
-                if t.taken[o, i] == 0:
-                    unknown += 1
+            unknown, fresh = _unknown_slots(t, o)
             played = _turns_played(t, o)
-            fresh = 1 if unknown > 0 and _drew_stock(t, o) else 0
             lam = bias * (1.0 - np.exp(-played / 3.0)) if bias > 0.0 else 0.0
             if phase == 0:
                 value = 0
