@@ -17,6 +17,11 @@ For each opponent population ``X`` (every other seat plays ``X``):
 
 Writes ``DIR/populations.json`` (and each solve's folder under ``DIR``); with
 ``--ship`` also ``yaniv_sim/data/solved/<rules>-<players>p-populations.json``.
+``--add FILE`` extends a populations file made the same way (same rules,
+table size, games, deals, seed and solution) with more populations: those
+it already holds are not run again, and the result is what one run over
+all of them would have written (the populations are solved and matched
+independently), with both commands recorded.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--ship", action="store_true")
+    parser.add_argument("--add", type=Path, default=None, help="a populations file to extend")
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
     solved = args.solved or str(solver.shipped(args.rules, args.players))
@@ -56,7 +62,20 @@ def main(argv=None) -> int:
               "games": args.games, "deals": args.deals, "solved": Path(solved).name,
               "populations": {}}  # fmt: skip
     tables = {"fixed point": fixed}
+    if args.add is not None:
+        saved = json.loads(args.add.read_text(encoding="utf-8"))
+        for key in ("rules", "players", "seed", "games", "deals"):
+            if saved[key] != result[key]:
+                parser.error(f"--add: {args.add} has {key} {saved[key]}, not {result[key]}")
+        tables = tables_of(saved)
+        if tables["fixed point"] != fixed:
+            parser.error(f"--add: {args.add} was made with another solution than {solved}")
+        result["command"] = f"{saved['command']}; {result['command']}"
+        result["solved"] = saved["solved"]
+        result["populations"] = dict(saved["populations"])
     for against in [a.strip() for a in args.against.split(",") if a.strip()]:
+        if against in result["populations"]:
+            continue
         start = time.time()
         request = solver.SolveRequest(rules, args.rules, args.players, games=args.games,
                                       seed=args.seed, iterations=args.iterations,
@@ -78,20 +97,34 @@ def main(argv=None) -> int:
         row["seconds"] = round(time.time() - start)
         result["populations"][against] = row
         print(against, row, flush=True)
-    cells = sorted(set().union(*[t.keys() for t in tables.values()]))
-    verdicts = {}
-    for cell in cells:
-        say = {name: t.get(cell) for name, t in tables.items()}
-        verdicts[",".join(map(str, cell))] = say
-    result["cells"] = verdicts
-    result["holds"] = {key: v for key, v in verdicts.items()
-                       if len(set(v.values())) == 1}  # fmt: skip
+    result["cells"], result["holds"] = verdicts(tables)
     args.out.mkdir(parents=True, exist_ok=True)
     text = json.dumps(result, indent=1) + "\n"
     (args.out / "populations.json").write_text(text)
     if args.ship:
         (solver.DATA / f"{args.rules}-{args.players}p-populations.json").write_text(text)
     return 0
+
+
+def verdicts(tables: dict[str, dict]) -> tuple[dict, dict]:
+    """Every cell's verdict by table (``None``: left to ``best``), and the cells all agree on."""
+    cells = sorted(set().union(*[t.keys() for t in tables.values()]))
+    said = {",".join(map(str, cell)): {name: t.get(cell) for name, t in tables.items()}
+            for cell in cells}  # fmt: skip
+    holds = {key: v for key, v in said.items() if len(set(v.values())) == 1}
+    return said, holds
+
+
+def tables_of(saved: dict) -> dict[str, dict]:
+    """The call tables a populations file records, by name, the self-play solution first."""
+    names = ["fixed point", *saved["populations"]]
+    tables = {name: {} for name in names}
+    for key, say in saved["cells"].items():
+        cell = tuple(int(part) for part in key.split(","))
+        for name in names:
+            if say.get(name) is not None:
+                tables[name][cell] = say[name]
+    return tables
 
 
 if __name__ == "__main__":
