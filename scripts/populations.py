@@ -1,9 +1,10 @@
 """When to call against different tables: best responses, exploitability, robust verdicts.
 
 Run: ``python scripts/populations.py --rules standard --players 4 --out DIR
-[--games 20000] [--deals 3000] [--against max-shed,cautious,pile-picker,best]``
+[--games 20000] [--deals 3000] [--against SPEC,SPEC,...]``
 
-For each opponent population ``X`` (every other seat plays ``X``):
+For each opponent population ``X`` (every other seat plays ``X``; by
+default ``max-shed`` and every preset, :data:`POPULATIONS`):
 
 1. ``yaniv-sim solve --against X``: one seat plays ``best`` with a call table,
    improved until no cell changes against that table (a best response in
@@ -37,6 +38,10 @@ from yaniv_sim import solve as solver
 from yaniv_sim.compare import compare
 from yaniv_sim.rules import Rules
 
+# max-shed and every preset; the first four were the populations of the first files
+POPULATIONS = ("max-shed", "cautious", "pile-picker", "best", "risk-aware", "combo-keeper",
+               "milestone-hunter", "risk-table", "pile-threshold", "suspicious")  # fmt: skip
+
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,7 +50,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--iterations", type=int, default=6)
     parser.add_argument("--deals", type=int, default=3_000)
-    parser.add_argument("--against", default="max-shed,cautious,pile-picker,best")
+    parser.add_argument("--against", default=",".join(POPULATIONS))
     parser.add_argument("--solved", default=None, help="the self-play solution's policy file")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)

@@ -28,7 +28,8 @@ def test_a_shipped_file_agrees_with_itself_and_with_the_shipped_solution(path):
     script = _script()
     tables = script.tables_of(saved)
     assert list(tables) == ["fixed point", *saved["populations"]]
-    assert tables["fixed point"] == solve.read_table(solve.shipped(saved["rules"], saved["players"]))
+    shipped = solve.shipped(saved["rules"], saved["players"])
+    assert tables["fixed point"] == solve.read_table(shipped)
     cells, holds = script.verdicts(tables)
     assert cells == saved["cells"]
     assert holds == saved["holds"]
@@ -61,14 +62,14 @@ def test_adding_populations_gives_what_one_run_over_all_of_them_gives(tmp_path):
     # the population already in the file is taken from it, not run again
     assert added["populations"]["max-shed"] == first["populations"]["max-shed"]
     assert not (tmp_path / "b" / "against-max-shed").exists()
-    for key in ("populations", "cells", "holds", "rules", "players", "seed", "games", "deals"):
-        drop = {"seconds"}
-        if key == "populations":
-            strip = {n: {k: v for k, v in e.items() if k not in drop} for n, e in added[key].items()}
-            same = {n: {k: v for k, v in e.items() if k not in drop} for n, e in whole[key].items()}
-            assert strip == same
-        else:
-            assert added[key] == whole[key], key
+
+    def timeless(result):  # the populations without their run times
+        return {n: {k: v for k, v in e.items() if k != "seconds"}
+                for n, e in result["populations"].items()}  # fmt: skip
+
+    assert timeless(added) == timeless(whole)
+    for key in ("cells", "holds", "rules", "players", "seed", "games", "deals"):
+        assert added[key] == whole[key], key
     assert added["command"].startswith(first["command"] + "; ")
 
 
@@ -81,3 +82,9 @@ def test_adding_to_a_file_made_otherwise_is_refused(tmp_path, capsys):
                      "--add", str(tmp_path / "a" / "populations.json")])  # fmt: skip
     assert stop.value.code != 0
     assert "deals 40, not 50" in capsys.readouterr().err
+
+
+def test_by_default_every_preset_is_a_population():
+    from yaniv_sim.policies import PRESETS
+
+    assert set(_script().POPULATIONS) == {"max-shed", *PRESETS}
