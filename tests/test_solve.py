@@ -298,11 +298,12 @@ def test_the_advisor_says_when_its_verdict_depends_on_the_opponents(tmp_path, mo
     early = advise("AS 2D", [3, 4], 2, STANDARD)
     assert early.solved["populations"] == {"fixed point": 1, "max-shed": 1, "cautious": 0}
     assert "depends on how the opponents play" in str(early)
-    assert "against cautious: wait" in str(early) and "in self-play: call" in str(early)
+    assert "call in self-play and against max-shed; wait against cautious" in str(early)
     late = advise("AS 2D", [3, 4], 12, STANDARD)
     assert "the same in self-play and against every table tried" in str(late)
     partly = advise("AS 2D", [3, 4], 2, STANDARD, took={1: "AH"})  # one table sets it
     assert "never the other way" in str(partly)
+    assert "call against max-shed; left to best in self-play and against cautious" in str(partly)
     other = advise("AS 2D", [3, 4], 25, STANDARD)  # a cell no table sets
     assert other.solved["populations"] == {"fixed point": None, "max-shed": None, "cautious": None}
 

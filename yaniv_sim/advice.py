@@ -111,19 +111,30 @@ def _solved_line(solved: dict) -> str:
     tables = solved.get("populations")
     if not tables:
         return line
-    said = {("in self-play" if name == "fixed point" else f"against {name}"):
-            ("defer to best" if v is None else {1: "call", 0: "wait"}[v])
-            for name, v in tables.items()}  # fmt: skip
-    if len(set(said.values())) == 1:
+    if len(set(tables.values())) == 1:
         tried = ", ".join(name for name in tables if name != "fixed point")
         return line + f"\n  the same in self-play and against every table tried ({tried})"
-    parts = "; ".join(f"{name}: {v}" for name, v in said.items())
+    parts = _by_verdict(tables)
     if len({v for v in tables.values() if v is not None}) == 2:
         return line + f"\n  it depends on how the opponents play: {parts}"
     return line + (
         "\n  never the other way against any table tried, but not every one "
         f"sets this cell (too few points, or best already plays it): {parts}"
     )
+
+
+def _by_verdict(tables: dict) -> str:
+    """``tables``' verdicts grouped: "call in self-play and against best; wait against ..."."""
+    groups = {}
+    for verdict in (1, 0, None):
+        names = [name for name, v in tables.items() if v == verdict]
+        if not names:
+            continue
+        others = [name for name in names if name != "fixed point"]
+        where = ["in self-play"] if "fixed point" in names else []
+        where += [f"against {', '.join(others)}"] if others else []
+        groups[{1: "call", 0: "wait", None: "left to best"}[verdict]] = " and ".join(where)
+    return "; ".join(f"{word} {where}" for word, where in groups.items())
 
 
 def default_tables(rules_label: str) -> Path | None:
