@@ -311,7 +311,6 @@ def _draw(rules, t, seat, source):
         pst[PS_STOCK_N] -= 1
         card = piles[STOCK, pst[PS_STOCK_N]]
         flag = 0
-        pst[PS_PILE_DRAWS] &= ~(np.int64(1) << seat)
     else:
         card = piles[PREV, source]
         prev_n = pst[PS_PREV_N]
@@ -319,9 +318,12 @@ def _draw(rules, t, seat, source):
             piles[PREV, k] = piles[PREV, k + 1]
         pst[PS_PREV_N] = prev_n - 1
         flag = 1
-        pst[PS_PILE_DRAWS] |= np.int64(1) << seat
     t.hand_n[seat] = _insert_card(t.hands, t.taken, seat, t.hand_n[seat], card, flag)
     t.hand_val[seat] += VALUE[card]
+    # the seat's draw-source bit, written only when it changes (a write at every draw
+    # cost 2-3% of max-shed self-play, docs/performance.md)
+    if (pst[PS_PILE_DRAWS] >> seat) & 1 != flag:
+        pst[PS_PILE_DRAWS] ^= np.int64(1) << seat
     return card, reshuffled
 
 
