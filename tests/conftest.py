@@ -1,5 +1,8 @@
 """Shared test settings and the one quick report the report and advisor tests read."""
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
@@ -26,3 +29,12 @@ def report(tmp_path_factory):
                                   "--data", str(root / "data")])  # fmt: skip
     assert result.exit_code == 0, result.output
     return root
+
+
+def load_script(name: str):
+    """One of the project's ``scripts/NAME.py``, imported as a module (they are not a package)."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

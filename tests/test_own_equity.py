@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from tests.conftest import load_script
 from yaniv_sim import equity, solve
 from yaniv_sim.engine.specs import canonical_spec
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "own_equity.py"
-    spec = importlib.util.spec_from_file_location("own_equity_script", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return load_script("own_equity")
 
 
 def test_the_better_prediction_has_the_lower_brier_score():

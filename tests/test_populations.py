@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_script
 from yaniv_sim import solve
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "populations.py"
-    spec = importlib.util.spec_from_file_location("populations_script", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return load_script("populations")
 
 
 SHIPPED = sorted(solve.DATA.glob("*-populations.json"))

@@ -135,14 +135,11 @@ def test_the_shipped_tiers_are_the_rules_their_files_play(rules_name, players):
 
 
 def test_the_tiers_script_fits_plays_back_and_writes_its_files(tmp_path):
-    import importlib.util
     import json
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "tiers.py"
-    spec = importlib.util.spec_from_file_location("tiers_script", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    from tests.conftest import load_script
+
+    script = load_script("tiers")
     out = tmp_path / "t"
     args = ["--rules", "standard", "--players", "2", "--games", "40", "--deals", "20",
             "--iterations", "1", "--workers", "1", "--out", str(out)]  # fmt: skip
