@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yaniv_sim.compare import _rotation, deal_interval, seatings
+from yaniv_sim.compare import deal_interval, play_deals, seatings
 from yaniv_sim.rules import Rules
 
 FIELDS = ("wins", "points", "seats", "calls", "assafs", "rounds")
@@ -57,22 +57,20 @@ def main(argv=None) -> int:
         parser.error(f"--out {args.out} holds another match ({request}); use a new folder")
     request.write_text(json.dumps(settings, indent=1) + "\n")
     policies = [args.first, args.second]
-    owners = seatings(args.players, 2)
-    rules = Rules.preset(args.rules).to_dict()
+    rules = Rules.preset(args.rules)
+    workers = min(args.workers, len(seatings(args.players, 2)))
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    pool = cf.ProcessPoolExecutor(args.workers, mp_context=context) if args.workers > 1 else None
+    pool = cf.ProcessPoolExecutor(workers, mp_context=context) if workers > 1 else None
     try:
         for index in range(-(-args.deals // args.chunk)):
             path = args.out / f"chunk-{index:03d}.npz"
             if path.exists():
                 continue
             start = time.time()
-            jobs = [(rules, args.players, policies, args.deals, args.chunk, index, args.seed,
-                     owner, len(owners)) for owner in owners]  # fmt: skip
-            results = list(pool.map(_rotation, jobs)) if pool else [_rotation(j) for j in jobs]
-            sums = {name: sum(r[i] for r in results) for i, name in enumerate(FIELDS)}
+            sums = play_deals(policies, rules, args.players, args.deals, args.chunk, index,
+                              args.seed, pool)  # fmt: skip
             part = path.with_suffix(".part.npz")
-            np.savez(part, seconds=time.time() - start, **sums)
+            np.savez(part, seconds=time.time() - start, **dict(zip(FIELDS, sums, strict=True)))
             part.replace(path)  # a chunk is on disk whole or not at all
             summary = summarise(args.out)
             summary["command"] = shlex.join(["python", "scripts/long_match.py", *sys.argv[1:]])

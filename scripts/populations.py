@@ -36,11 +36,12 @@ from pathlib import Path
 
 from yaniv_sim import solve as solver
 from yaniv_sim.compare import compare
+from yaniv_sim.policies import PRESETS
 from yaniv_sim.rules import Rules
 
-# max-shed and every preset; the first four were the populations of the first files
-POPULATIONS = ("max-shed", "cautious", "pile-picker", "best", "risk-aware", "combo-keeper",
-               "milestone-hunter", "risk-table", "pile-threshold", "suspicious")  # fmt: skip
+# max-shed and every preset, the four of the first shipped files first
+_FIRST = ("max-shed", "cautious", "pile-picker", "best")
+POPULATIONS = (*_FIRST, *(name for name in PRESETS if name not in _FIRST))
 
 
 def main(argv=None) -> int:

@@ -30,7 +30,7 @@ def test_a_shipped_file_agrees_with_itself_and_with_the_shipped_solution(path):
     assert holds == saved["holds"]
     for key, say in holds.items():
         assert len(set(say.values())) == 1, key
-    # every population was run with the file's settings, and has its three matches
+    # every population has its solve and its three matches, each mean inside its interval
     for entry in saved["populations"].values():
         assert entry["iterations"] >= 1
         for name in ("best response", "best", "fixed point"):

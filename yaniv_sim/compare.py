@@ -196,6 +196,22 @@ def _rotation(job):
     return wins, deal_points, deal_seats, calls, assafs, len(r)
 
 
+def play_deals(policies, rules, players, games, chunk, index, seed, pool=None) -> tuple:
+    """Chunk ``index`` (of ``chunk`` deals) of a duplicate match of ``games`` deals, every seating.
+
+    Returns per-deal and per-policy sums: ``(wins, deal_points, deal_seats,
+    calls, assafs, rounds)``, ``wins`` of shape ``(deals, len(policies))``
+    (a deal's share of games won, over its seatings). Deals are seeded one by
+    one, so the chunks of any ``chunk`` size put together are the same deals.
+    ``pool``: an executor to play the seatings on, or ``None`` for this process.
+    """
+    owners = seatings(players, len(policies))
+    jobs = [(rules.to_dict(), players, list(policies), games, chunk, index, seed, owner,
+             len(owners)) for owner in owners]  # fmt: skip
+    results = list(pool.map(_rotation, jobs)) if pool else [_rotation(j) for j in jobs]
+    return tuple(sum(r[i] for r in results) for i in range(6))
+
+
 def compare(
     policies: list[str],
     rules: Rules | None = None,
@@ -252,18 +268,7 @@ def compare(
         pool = cf.ProcessPoolExecutor(min(workers, replays), mp_context=context)
     try:
         for index in range(-(-games // chunk)):
-            jobs = [
-                (rules.to_dict(), players, list(policies), games, chunk, index, seed, owner,
-                 replays)
-                for owner in owners
-            ]  # fmt: skip
-            results = list(pool.map(_rotation, jobs)) if pool else [_rotation(j) for j in jobs]
-            parts.append(
-                (
-                    sum(r[0] for r in results),
-                    *(sum(r[i] for r in results) for i in range(1, 6)),
-                )
-            )
+            parts.append(play_deals(policies, rules, players, games, chunk, index, seed, pool))
             if sequential:
                 d = np.concatenate([p[0][:, 0] - p[0][:, 1] for p in parts])
                 decision = _sprt(d, effect, alpha)
