@@ -1,7 +1,7 @@
 """A long duplicate match of two policies, saved chunk by chunk so that it can be resumed.
 
 Run: ``python scripts/long_match.py FIRST SECOND --rules R --players P --deals N
---out DIR [--chunk 250] [--seed 2026] [--workers 2]``
+--out DIR [--chunk 250] [--seed 2026] [--workers 2] [--width W]``
 
 Plays the deals of ``compare([FIRST, SECOND], Rules.preset(R), P, N, seed)``
 in chunks of ``--chunk`` deals, each chunk written to ``DIR/chunk-NNN.npz``
@@ -12,7 +12,9 @@ stopped run is a complete, shorter match. ``DIR/match.json`` holds what the
 chunks on disk add up to: deals, the win-share difference FIRST less
 SECOND with its paired 95% interval over deals (``compare.deal_interval``),
 each side's win share, points per round, calls and Assaf share of calls,
-and the seconds spent.
+and the seconds spent. With ``--width W`` the run stops after the first
+chunk at which that interval is at most W points wide (the deals on disk are
+still the first chunks of ``compare``'s; W = 4 tells a 2-point difference).
 """
 
 from __future__ import annotations
@@ -45,9 +47,17 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--width",
+        type=float,
+        default=None,
+        help="stop once the 95%% interval is at most this many points wide",
+    )
     args = parser.parse_args(argv)
     if args.deals < 1 or args.chunk < 1:
         parser.error("--deals and --chunk: at least 1")
+    if args.width is not None and not args.width > 0:
+        parser.error("--width: a number of points above 0")
     args.out.mkdir(parents=True, exist_ok=True)
     settings = {"first": args.first, "second": args.second, "rules": args.rules,
                 "players": args.players, "deals": args.deals, "chunk": args.chunk,
@@ -63,6 +73,8 @@ def main(argv=None) -> int:
     pool = cf.ProcessPoolExecutor(workers, mp_context=context) if workers > 1 else None
     try:
         for index in range(-(-args.deals // args.chunk)):
+            if args.width is not None and index and _width(args.out, index) <= args.width:
+                break
             path = args.out / f"chunk-{index:03d}.npz"
             if path.exists():
                 continue
@@ -81,6 +93,15 @@ def main(argv=None) -> int:
         if pool is not None:
             pool.shutdown()
     return 0
+
+
+def _width(folder: Path, chunks: int) -> float:
+    """Width in points of the interval over the first ``chunks`` chunks (inf if one is missing)."""
+    if not all((folder / f"chunk-{i:03d}.npz").exists() for i in range(chunks)):
+        return float("inf")
+    wins = np.concatenate([np.load(folder / f"chunk-{i:03d}.npz")["wins"] for i in range(chunks)])
+    _, low, high = deal_interval(wins[:, 0] - wins[:, 1])
+    return 100 * (high - low)
 
 
 def summarise(folder: Path) -> dict:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import load_script
-from yaniv_sim.compare import compare
+from yaniv_sim.compare import compare, deal_interval
 from yaniv_sim.rules import Rules
 
 ARGS = ["cautious", "best", "--rules", "standard", "--players", "4", "--deals", "23",
@@ -45,3 +45,23 @@ def test_a_folder_of_another_match_is_refused(tmp_path, capsys):
         script.main([*ARGS, "--out", str(out)])
     assert stop.value.code != 0
     assert "holds another match" in capsys.readouterr().err
+
+
+def test_width_stops_at_the_first_chunk_whose_interval_is_narrow_enough(tmp_path):
+    script = load_script("long_match")
+    args = ["best", "risk-aware", *ARGS[2:]]
+    full, part = tmp_path / "full", tmp_path / "part"
+    assert script.main([*args, "--out", str(full)]) == 0
+    wins = [np.load(full / f"chunk-{i:03d}.npz")["wins"] for i in range(4)]
+    widths = []
+    for k in range(1, 5):
+        w = np.concatenate(wins[:k])
+        _, low, high = deal_interval(w[:, 0] - w[:, 1])
+        widths.append(100 * (high - low))
+    assert widths[2] < widths[1]  # the cut below lies between them
+    cut = (widths[1] + widths[2]) / 2
+    assert script.main([*args, "--width", str(cut), "--out", str(part)]) == 0
+    assert len(list(part.glob("chunk-*.npz"))) == 3
+    assert json.loads((part / "match.json").read_text())["deals"] == 21
+    assert script.main([*args, "--width", "1000", "--out", str(tmp_path / "one")]) == 0
+    assert len(list((tmp_path / "one").glob("chunk-*.npz"))) == 1
