@@ -8,7 +8,8 @@ in chunks of ``--chunk`` deals, each chunk written to ``DIR/chunk-NNN.npz``
 as soon as it is played; a second run with the same arguments plays only
 the chunks not yet on disk. Deals are seeded one by one, so the first K
 chunks are exactly the first ``K * chunk`` deals of ``compare``, and a
-stopped run is a complete, shorter match. ``DIR/match.json`` holds what the
+stopped run is a complete, shorter match; a later run with a larger
+``--deals`` (same match otherwise) makes it longer. ``DIR/match.json`` holds what the
 chunks on disk add up to: deals, the win-share difference FIRST less
 SECOND with its paired 95% interval over deals (``compare.deal_interval``),
 each side's win share, points per round, calls and Assaf share of calls,
@@ -63,8 +64,10 @@ def main(argv=None) -> int:
                 "players": args.players, "deals": args.deals, "chunk": args.chunk,
                 "seed": args.seed}  # fmt: skip
     request = args.out / "request.json"
-    if request.exists() and json.loads(request.read_text()) != settings:
+    if request.exists() and _match_of(json.loads(request.read_text())) != _match_of(settings):
         parser.error(f"--out {args.out} holds another match ({request}); use a new folder")
+    if request.exists():  # the longest request made of this folder
+        settings["deals"] = max(args.deals, json.loads(request.read_text())["deals"])
     request.write_text(json.dumps(settings, indent=1) + "\n")
     policies = [args.first, args.second]
     rules = Rules.preset(args.rules)
@@ -76,8 +79,9 @@ def main(argv=None) -> int:
             if args.width is not None and index and _width(args.out, index) <= args.width:
                 break
             path = args.out / f"chunk-{index:03d}.npz"
-            if path.exists():
-                continue
+            size = min(args.chunk, args.deals - index * args.chunk)
+            if path.exists() and len(np.load(path)["wins"]) >= size:
+                continue  # played (a chunk cut short by a smaller --deals is played again)
             start = time.time()
             sums = play_deals(policies, rules, args.players, args.deals, args.chunk, index,
                               args.seed, pool)  # fmt: skip
@@ -93,6 +97,11 @@ def main(argv=None) -> int:
         if pool is not None:
             pool.shutdown()
     return 0
+
+
+def _match_of(settings: dict) -> dict:
+    """What makes a match: its settings but the number of deals (a match may be made longer)."""
+    return {key: value for key, value in settings.items() if key != "deals"}
 
 
 def _width(folder: Path, chunks: int) -> float:

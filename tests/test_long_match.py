@@ -65,3 +65,22 @@ def test_width_stops_at_the_first_chunk_whose_interval_is_narrow_enough(tmp_path
     assert json.loads((part / "match.json").read_text())["deals"] == 21
     assert script.main([*args, "--width", "1000", "--out", str(tmp_path / "one")]) == 0
     assert len(list((tmp_path / "one").glob("chunk-*.npz"))) == 1
+
+
+def test_a_larger_deals_makes_the_match_longer(tmp_path):
+    script = load_script("long_match")
+    out = tmp_path / "m"
+    short = [*ARGS[:6], "--deals", "10", *ARGS[8:]]
+    assert script.main([*short, "--out", str(out)]) == 0
+    assert len(np.load(out / "chunk-001.npz")["wins"]) == 3  # a chunk cut short by --deals
+    assert script.main([*ARGS, "--out", str(out)]) == 0  # 23 deals: chunk 1 played again
+    c = compare(["cautious", "best"], Rules.preset("standard"), 4, 23, seed=2026, workers=1)
+    wins = np.concatenate([np.load(out / f"chunk-{i:03d}.npz")["wins"] for i in range(4)])
+    assert np.array_equal(wins, c.deal_wins)
+    assert json.loads((out / "match.json").read_text())["deals"] == 23
+    assert json.loads((out / "request.json").read_text())["deals"] == 23
+    # a smaller --deals again plays nothing and keeps the longer chunks
+    before = (out / "chunk-001.npz").stat().st_mtime_ns
+    assert script.main([*short, "--out", str(out)]) == 0
+    assert (out / "chunk-001.npz").stat().st_mtime_ns == before
+    assert json.loads((out / "request.json").read_text())["deals"] == 23
