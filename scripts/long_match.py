@@ -64,10 +64,11 @@ def main(argv=None) -> int:
                 "players": args.players, "deals": args.deals, "chunk": args.chunk,
                 "seed": args.seed}  # fmt: skip
     request = args.out / "request.json"
-    if request.exists() and _match_of(json.loads(request.read_text())) != _match_of(settings):
-        parser.error(f"--out {args.out} holds another match ({request}); use a new folder")
-    if request.exists():  # the longest request made of this folder
-        settings["deals"] = max(args.deals, json.loads(request.read_text())["deals"])
+    if request.exists():
+        held = json.loads(request.read_text())
+        if _match_of(held) != _match_of(settings):
+            parser.error(f"--out {args.out} holds another match ({request}); use a new folder")
+        settings["deals"] = max(args.deals, held["deals"])  # the longest request made of it
     request.write_text(json.dumps(settings, indent=1) + "\n")
     policies = [args.first, args.second]
     rules = Rules.preset(args.rules)
@@ -106,18 +107,25 @@ def _match_of(settings: dict) -> dict:
 
 def _width(folder: Path, chunks: int) -> float:
     """Width in points of the interval over the first ``chunks`` chunks (inf if one is missing)."""
-    if not all((folder / f"chunk-{i:03d}.npz").exists() for i in range(chunks)):
+    summary = summarise(folder, chunks)
+    if summary is None:
         return float("inf")
-    wins = np.concatenate([np.load(folder / f"chunk-{i:03d}.npz")["wins"] for i in range(chunks)])
-    _, low, high = deal_interval(wins[:, 0] - wins[:, 1])
-    return 100 * (high - low)
+    _, low, high = summary["difference"]
+    return high - low
 
 
-def summarise(folder: Path) -> dict:
-    """What the chunks in ``folder`` add up to (the first chunks in order, up to a gap)."""
+def summarise(folder: Path, most: int | None = None) -> dict | None:
+    """What the chunks in ``folder`` add up to (the first chunks in order, up to a gap).
+
+    With ``most``: the first ``most`` chunks, or None if one of them is missing.
+    """
     chunks = []
-    while (folder / f"chunk-{len(chunks):03d}.npz").exists():
+    while (most is None or len(chunks) < most) and (
+        folder / f"chunk-{len(chunks):03d}.npz"
+    ).exists():
         chunks.append(np.load(folder / f"chunk-{len(chunks):03d}.npz"))
+    if most is not None and len(chunks) < most:
+        return None
     wins = np.concatenate([c["wins"] for c in chunks])
     points = np.concatenate([c["points"] for c in chunks])
     seats = np.concatenate([c["seats"] for c in chunks])
