@@ -53,6 +53,20 @@ CASES = {
         [4] * 7,
         {0: "AD", 1: "2D", 2: "3D", 3: "4D", 4: "5D", 5: "6D"},
     ),
+    "7 opponents x 5 cards, 6 with a known card, value 15, two decks": (
+        2,
+        2,
+        "7S 8H",
+        [5] * 7,
+        {0: "AD", 1: "2D", 2: "3D", 3: "4D", 4: "5D", 5: "6D"},
+    ),
+    "7 opponents x 5 cards, 6 with a known card, value 15, two decks, 4 jokers per deck": (
+        2,
+        4,
+        "7S 8H",
+        [5] * 7,
+        {0: "AD", 1: "2D", 2: "3D", 3: "4D", 4: "5D", 5: "6D"},
+    ),
 }
 
 

@@ -425,3 +425,61 @@ def test_the_threaded_count_in_a_forked_process(monkeypatch):
     with multiprocessing.get_context("fork").Pool(1) as pool:
         there = pool.apply_async(_threaded_count, (0,)).get(timeout=120)
     assert there == here
+
+
+def _left_out_recorder(monkeypatch, budget: float, drop_from: int) -> list:
+    """Make the float count leave states out from ``drop_from`` states up to ``budget``.
+
+    Returns the list the sums of the bounds left out are appended to, one a count.
+    """
+    import yaniv_sim._assaf_count as count
+
+    monkeypatch.setattr(count, "DROP_BUDGET", budget)
+    monkeypatch.setattr(count, "_DROP_FROM", drop_from)
+    real = count._count_float
+    left_out = []
+
+    def recording(*args, **kwargs):
+        value, gone = real(*args, **kwargs)
+        left_out.append(gone)
+        return value, gone
+
+    monkeypatch.setattr(count, "_count_float", recording)
+    return left_out
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, seed):
+    # with a budget far above the float's rounding, the float count leaves many states
+    # out: it must still be within the sum of their bounds of the exact fraction
+    rng = np.random.default_rng(100 + seed)
+    decks, jokers = (2, int(rng.choice([2, 4]))) if seed % 3 else (1, 2)
+    hand = rng.choice(deck_codes(decks, jokers), size=2, replace=False)
+    unseen = np.setdiff1d(deck_codes(decks, jokers), hand)
+    opponents = [int(c) for c in rng.integers(2, 6, size=int(rng.integers(3, 8)))]
+    known = [[] for _ in opponents]
+    if seed % 2:
+        took = rng.choice(unseen, size=2, replace=False)
+        unseen = np.setdiff1d(unseen, took)
+        known[0], known[1] = [int(took[0])], [int(took[1])]
+    value = int(rng.integers(7, 16))
+    exact = p_assaf(value, opponents, unseen, known, exact=True)
+    left_out = _left_out_recorder(monkeypatch, budget=0.05, drop_from=1)
+    got = p_assaf(value, opponents, unseen, known)
+    assert len(left_out) == 1 and left_out[0] <= 0.05
+    assert abs(got - float(exact)) <= left_out[0] + 1e-14, (got, float(exact), left_out)
+    if seed % 3:  # two decks: enough states for the budget to buy something
+        assert left_out[0] > 1e-4
+
+
+def test_the_slowest_count_leaves_states_out_and_stays_within_1e_13(monkeypatch):
+    # seven opponents of 5 cards against 15 points, two decks of 4 jokers: the terms of
+    # six and seven opponents are tiny, and a quarter of the states at the peak go
+    unseen = np.setdiff1d(deck_codes(2, 4), parse_cards("7S 8H"))
+    exact = p_assaf(15, [5] * 7, unseen, exact=True)
+    import yaniv_sim._assaf_count as count
+
+    left_out = _left_out_recorder(monkeypatch, budget=count.DROP_BUDGET, drop_from=count._DROP_FROM)
+    got = p_assaf(15, [5] * 7, unseen)
+    assert 1e-15 < left_out[0] <= 4e-14
+    assert abs(got - float(exact)) < 1e-13

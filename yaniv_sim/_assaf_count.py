@@ -7,6 +7,7 @@ how the count works, and docs/performance.md for what it costs.
 from __future__ import annotations
 
 import itertools
+import math
 import mmap
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -754,6 +755,21 @@ class _Steps:
             self.buckets,
         )
 
+    def size(self) -> int:
+        """The number of states."""
+        return int((self.parts[:, 1] - self.parts[:, 0]).sum())
+
+    def drop_least(self, completions: np.ndarray, allowed: float) -> float:
+        """Leave out the states of the smallest bounds, adding up to at most ``allowed``.
+
+        ``completions`` as :func:`_completions` gives them. Returns the sum
+        of the bounds left out.
+        """
+        sums = np.zeros(_CLASSES)
+        _bound_sums(self.state, self.parts, completions, sums)
+        cut = int(np.searchsorted(np.cumsum(sums), allowed, side="right"))
+        return _drop_below(self.state, self.parts, completions, cut)
+
     def deal(self, card) -> None:
         """Deal a card: ``card`` is ``(step, prm)`` as :func:`_deal_f` takes them."""
         self.card = card
@@ -843,19 +859,147 @@ def _steps(counts: tuple[int, ...], total: int, top: int):
         yield False, _settle_tables(values[at + 1 :], counts, hi), undealt, 0, 0
 
 
-def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> float:
-    """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps."""
+def _count_float(
+    rows: dict, counts: tuple[int, ...], total: int, top: int, budget: float | None = None
+) -> tuple[float, float]:
+    """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps.
+
+    At the checks of a large count, the states that can change the result
+    least are left out, their bounds adding up to at most ``budget``
+    (``DROP_BUDGET`` by default; see below). Returns the float and the sum
+    of the bounds of the states left out.
+    """
+    budget = DROP_BUDGET if budget is None else budget
+    left_out = 0.0
     schedule = _steps(counts, total, top)
     _, check, undealt, _, _ = next(schedule)
     # the serial step takes a card's tables even to settle: any will do until the first card
     steps = _Steps(rows, (_step_tables(0, 0, 10, None), np.zeros(2, np.int64)), (check, undealt))
     steps.settle((check, undealt))
-    for deal, tables, undealt, left, _ in schedule:
+    worth = False  # whether the last check left out a tenth of the states or more
+    for deal, tables, after, left, _ in schedule:
+        # a check before the cards of each value, and before each card while it is worth it
+        if steps.size() >= _DROP_FROM and (worth or not deal):
+            before = steps.size()
+            share = _DROP_SHARE_CARD if deal else _DROP_SHARE_VALUE
+            gone = steps.drop_least(_completions(counts, undealt), (budget - left_out) * share)
+            left_out += gone
+            worth = steps.size() < 0.9 * before
         if deal:
-            steps.deal((tables, np.array([undealt, left])))
+            steps.deal((tables, np.array([after, left])))
         else:
-            steps.settle((tables, undealt))
-    return steps.read()
+            steps.settle((tables, after))
+        undealt = after
+    return steps.read(), left_out
+
+
+# -- leaving out the states that matter least (the float count only) ----------
+#
+# A state's share of the result is its weight times the number of ways its
+# members can still all be low: disjoint sets of their cards from the cards
+# undealt. That number is at most the product, over the members, of the
+# ways each alone can be low (the sets need not be disjoint): so
+# ``|weight| * product`` bounds what leaving the state out can change,
+# its descendants included. Before the cards of each value, and before
+# each card while the checks pay, a count of many states puts them in
+# classes by that bound (a quarter of a power of two each) and leaves out
+# the classes of the smallest bounds while their bounds add up to at most
+# a share of the budget still unspent: the result moves by at most
+# ``DROP_BUDGET`` in all. Which states go depends on the states only,
+# never on the threads, so the float is the same either way. It pays where
+# the terms of many opponents are tiny: seven opponents of 5 cards against
+# 15 points read 2.8 million states instead of 8.7 million (two decks), 6.8
+# instead of 13.7 million (two decks of 4 jokers). Where they are not (six
+# of the seven holding a known low card), fewer go, and the checks cost
+# little (docs/performance.md).
+
+DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
+_DROP_SHARE_VALUE = 0.5  # of the budget unspent, at a check before a value's cards
+_DROP_SHARE_CARD = 0.05  # of the budget unspent, at a check before one card
+_DROP_FROM = 1 << 14  # the fewest states at a check from which any are left out
+_CLASSES = 4 * 2100  # classes of the bound: a quarter of a power of two each, from 2**-1075
+
+
+def _completions(counts: tuple[int, ...], undealt: int) -> np.ndarray:
+    """Per member code: the sets of the cards it still needs, within its points, undealt.
+
+    The undealt cards are the ``undealt`` highest of ``counts`` (a check
+    between values comes after every card of the lower values); the
+    empty code counts 1.
+    """
+    rest = np.array(counts, np.int64)
+    gone = int(rest.sum()) - undealt
+    for v in range(len(rest)):
+        take = min(int(rest[v]), gone)
+        rest[v] -= take
+        gone -= take
+    top = 10 * MAX_NEED
+    # exact[n, s]: the n-card sets of the undealt cards worth s points, as floats
+    exact = np.zeros((MAX_NEED + 1, top + 1))
+    exact[0, 0] = 1.0
+    for v, c in enumerate(rest):
+        if not c:
+            continue
+        grown = np.zeros_like(exact)
+        for j in range(min(int(c), MAX_NEED) + 1):
+            if v * j > top:
+                break
+            grown[j:, v * j :] += comb(int(c), j) * exact[: MAX_NEED + 1 - j, : top + 1 - v * j]
+        exact = grown
+    within = np.cumsum(exact, axis=1)
+    out = np.ones(_NONE + 1)
+    out[_IS_PAIR] = within[CODE_NEED[_IS_PAIR], CODE_ROOM[_IS_PAIR]]
+    return out
+
+
+@njit(inline="always")
+def _bound_class(key, weight, completions):
+    """The class of a state's bound (:func:`_completions`); -1 for a bound of zero."""
+    bound = abs(weight)
+    for p in range(SLOTS):
+        c = (key >> (_BITS * p)) & _NONE
+        if c == _NONE:
+            break
+        bound *= completions[c]
+    if bound == 0.0:
+        return -1, 0.0
+    fraction, exponent = math.frexp(bound)  # bound = fraction * 2**exponent, fraction in [0.5, 1)
+    at = 4 * (exponent + 1075) + np.int64(8.0 * fraction) - 4
+    return min(max(at, 0), _CLASSES - 1), bound
+
+
+@njit
+def _bound_sums(state, parts, completions, sums):
+    """Add each state's bound to the sum of its class in ``sums`` (zeroed first)."""
+    sums[:] = 0.0
+    weights = state.view(np.float64)
+    for k in range(parts.shape[0]):
+        for i in range(parts[k, 0], parts[k, 1]):
+            at, bound = _bound_class(state[i, 0], weights[i, 1], completions)
+            if at >= 0:
+                sums[at] += bound
+
+
+@njit
+def _drop_below(state, parts, completions, cut):
+    """Leave out the states of the classes below ``cut``, in place (each part keeps its order).
+
+    Moves each part's end in ``parts``; returns the sum of the bounds left out.
+    """
+    weights = state.view(np.float64)
+    dropped = 0.0
+    for k in range(parts.shape[0]):
+        n = parts[k, 0]
+        for i in range(parts[k, 0], parts[k, 1]):
+            at, bound = _bound_class(state[i, 0], weights[i, 1], completions)
+            if at < cut:
+                dropped += bound
+                continue
+            state[n, 0] = state[i, 0]
+            state[n, 1] = state[i, 1]
+            n += 1
+        parts[k, 1] = n
+    return dropped
 
 
 def _falling(n: int, k: int) -> int:
@@ -1110,7 +1254,7 @@ def none_low(members, counts, total, exact: bool = True) -> Fraction | float:
     top = max(r for (_, r), _ in groups)
     if not exact:
         start = {key: float(Fraction(weight, scale)) for key, weight in rows.items()}
-        return _count_float(start, counts, total, top)
+        return _count_float(start, counts, total, top)[0]
     # the count is in [0, scale]: enough primes for their product to exceed it
     n_primes = next(i for i, product in enumerate(_PRIME_PRODUCTS, 1) if product > scale)
     residues = []

@@ -210,8 +210,10 @@ def p_assaf(
     exact : bool
         Return the probability as an exact ``Fraction`` (the count in
         integers, modulo primes; about twice as slow). By default the same
-        count is evaluated in floating point: no sampling and no cut-off,
-        only rounding (below 1e-13; tested against the fraction).
+        count is evaluated in floating point: no sampling; rounding, and in
+        the largest counts the states that matter least left out (their
+        most possible effect, a bound and not an estimate, adds up to at
+        most 4e-14), keep it within 1e-13 of the fraction (tested).
 
     Returns
     -------
@@ -229,9 +231,10 @@ def p_assaf(
     rules allow); beyond that a slower count per set of opponents is used
     (exact, a float of the fraction unless ``exact``). Most situations take
     milliseconds and seven opponents at 11 points under a tenth of a
-    second; the slowest are seven opponents of 4 or 5 cards against a
-    15-point call with two decks, 0.6 to 3.4 s on an idle 2-core machine
-    (``bench/bench_odds.py``, ``docs/performance.md``).
+    second; the slowest are seven opponents of 5 cards against a 15-point
+    call with two decks, six of them holding a known low card: 1.5 to 3.5 s
+    on an idle 2-core machine (``bench/bench_odds.py``,
+    ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
