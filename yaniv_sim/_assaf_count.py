@@ -859,17 +859,15 @@ def _steps(counts: tuple[int, ...], total: int, top: int):
         yield False, _settle_tables(values[at + 1 :], counts, hi), undealt, 0, 0
 
 
-def _count_float(
-    rows: dict, counts: tuple[int, ...], total: int, top: int, budget: float | None = None
-) -> tuple[float, float]:
+def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> tuple[float, float]:
     """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps.
 
     At the checks of a large count, the states that can change the result
-    least are left out, their bounds adding up to at most ``budget``
-    (``DROP_BUDGET`` by default; see below). Returns the float and the sum
-    of the bounds of the states left out.
+    least are left out, their bounds adding up to at most ``DROP_BUDGET``
+    (see below). Returns the float and the sum of the bounds of the states
+    left out.
     """
-    budget = DROP_BUDGET if budget is None else budget
+    budget = DROP_BUDGET
     left_out = 0.0
     schedule = _steps(counts, total, top)
     _, check, undealt, _, _ = next(schedule)
