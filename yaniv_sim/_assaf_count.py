@@ -740,6 +740,8 @@ class _Steps:
         self.sorted = np.zeros((64, 2), np.int64)
         self.spare = np.zeros((64, 2), np.int64)
         self.card, self.check = card, check  # the last of each (the serial step takes both)
+        self.classes = np.zeros(64, np.int64)  # each state's class of bound (drop_least)
+        self.polys = [np.zeros((2, _POLY)) for _ in range(_PARTS)]
 
     def memory(self):
         """The blocks :func:`_serial_step` takes."""
@@ -759,16 +761,31 @@ class _Steps:
         """The number of states."""
         return int((self.parts[:, 1] - self.parts[:, 0]).sum())
 
-    def drop_least(self, completions: np.ndarray, allowed: float) -> float:
+    def drop_least(self, completions, allowed: float) -> float:
         """Leave out the states of the smallest bounds, adding up to at most ``allowed``.
 
-        ``completions`` as :func:`_completions` gives them. Returns the sum
-        of the bounds left out.
+        ``completions`` as :func:`_completions` gives them. Nothing is left
+        out unless a tenth of the states or more would go (a check that
+        buys little spends no budget). Returns the sum of the bounds left out.
         """
-        sums = np.zeros(_CLASSES)
-        _bound_sums(self.state, self.parts, completions, sums)
-        cut = int(np.searchsorted(np.cumsum(sums), allowed, side="right"))
-        return _drop_below(self.state, self.parts, completions, cut)
+        size = self.size()
+        if self.classes.shape[0] < self.state.shape[0]:
+            self.classes = np.zeros(self.state.shape[0], np.int64)
+        sums = np.zeros((_PARTS, 2, _CLASSES))
+        jobs = [
+            (_bound_sums, (self.state, self.parts[k], completions, self.classes, sums[k], poly))
+            for k, poly in enumerate(self.polys)
+        ]
+        _run(jobs, size >= _THREADED)
+        bounds, states = sums[0] + sums[1]
+        cut = int(np.searchsorted(np.cumsum(bounds), allowed, side="right"))
+        if states[:cut].sum() < 0.1 * size:
+            return 0.0
+        jobs = [
+            (_drop_below, (self.state, self.parts[k], self.classes, cut)) for k in range(_PARTS)
+        ]
+        self.parts[:, 1] = _run(jobs, size >= _THREADED)
+        return float(bounds[:cut].sum())
 
     def deal(self, card) -> None:
         """Deal a card: ``card`` is ``(step, prm)`` as :func:`_deal_f` takes them."""
@@ -874,20 +891,15 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
     # the serial step takes a card's tables even to settle: any will do until the first card
     steps = _Steps(rows, (_step_tables(0, 0, 10, None), np.zeros(2, np.int64)), (check, undealt))
     steps.settle((check, undealt))
-    worth = False  # whether the last check left out a tenth of the states or more
     for deal, tables, after, left, _ in schedule:
-        # a check before the cards of each value, and before each card while it is worth it
-        if steps.size() >= _DROP_FROM and (worth or not deal):
-            before = steps.size()
-            share = _DROP_SHARE_CARD if deal else _DROP_SHARE_VALUE
-            gone = steps.drop_least(_completions(counts, undealt), (budget - left_out) * share)
-            left_out += gone
-            worth = steps.size() < 0.9 * before
         if deal:
             steps.deal((tables, np.array([after, left])))
         else:
+            # a check once a value's cards are dealt
+            if steps.size() >= _DROP_FROM:
+                allowed = (budget - left_out) * _DROP_SHARE
+                left_out += steps.drop_least(_completions(counts, after), allowed)
             steps.settle((tables, after))
-        undealt = after
     return steps.read(), left_out
 
 
@@ -895,35 +907,44 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
 #
 # A state's share of the result is its weight times the number of ways its
 # members can still all be low: disjoint sets of their cards from the cards
-# undealt. That number is at most the product, over the members, of the
-# ways each alone can be low (the sets need not be disjoint): so
-# ``|weight| * product`` bounds what leaving the state out can change,
-# its descendants included. Before the cards of each value, and before
-# each card while the checks pay, a count of many states puts them in
-# classes by that bound (a quarter of a power of two each) and leaves out
-# the classes of the smallest bounds while their bounds add up to at most
-# a share of the budget still unspent: the result moves by at most
-# ``DROP_BUDGET`` in all. Which states go depends on the states only,
-# never on the threads, so the float is the same either way. It pays where
-# the terms of many opponents are tiny: seven opponents of 5 cards against
-# 15 points read 2.8 million states instead of 8.7 million (two decks), 6.8
-# instead of 13.7 million (two decks of 4 jokers). Where they are not (six
-# of the seven holding a known low card), fewer go, and the checks cost
-# little (docs/performance.md).
+# undealt. A bound on that number: the cards of the lowest value undealt
+# are handed out for real (``t`` of them to the members, each member's
+# share counted, ``a! / (a - t)!`` ways), and each member's other cards
+# are counted among the higher cards as if it were alone (the sets need
+# not be disjoint there); summed over every way to share the lowest cards.
+# So ``|weight| * bound`` bounds what leaving the state out can change,
+# its descendants included; the lowest cards are the ones low hands fight
+# over, which a plain product over the members would let each of them
+# have. Once a value's cards are dealt, a count of many states puts them
+# in classes by that bound (a quarter of a power of two each) and leaves
+# out the classes of the smallest bounds while their bounds add up to at
+# most half the budget still unspent, unless fewer than a tenth of the
+# states would go (then it leaves out none and spends nothing): the result
+# moves by at most ``DROP_BUDGET`` in all. Which states go depends on the
+# states only, never on the threads, so the float is the same either way.
+# It pays where the terms of many opponents are tiny: seven opponents of 5
+# cards against 15 points read 2.0 million states instead of 8.7 million
+# (two decks), 4.1 instead of 13.7 million (two decks of 4 jokers); with
+# six of the seven holding a different known low card, 10.3 instead of
+# 31.5 million and 23.7 instead of 45.3 million (docs/performance.md).
 
 DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
-_DROP_SHARE_VALUE = 0.5  # of the budget unspent, at a check before a value's cards
-_DROP_SHARE_CARD = 0.05  # of the budget unspent, at a check before one card
+_DROP_SHARE = 0.5  # of the budget unspent, the most a check may use
 _DROP_FROM = 1 << 14  # the fewest states at a check from which any are left out
+_POLY = 33  # the longest polynomial of a bound: a value has at most 32 cards (two decks of tens)
 _CLASSES = 4 * 2100  # classes of the bound: a quarter of a power of two each, from 2**-1075
 
 
-def _completions(counts: tuple[int, ...], undealt: int) -> np.ndarray:
-    """Per member code: the sets of the cards it still needs, within its points, undealt.
+def _completions(counts: tuple[int, ...], undealt: int):
+    """Per member code, its ways to be low with the undealt cards, by cards of the lowest value.
 
-    The undealt cards are the ``undealt`` highest of ``counts`` (a check
-    between values comes after every card of the lower values); the
-    empty code counts 1.
+    The undealt cards are the ``undealt`` highest of ``counts`` (the
+    cards are dealt from the lowest value up). Of them, the ``a`` cards of
+    the lowest value are scarce: ``ways[c, j]`` is, for a member of code
+    ``c`` taking ``j`` of them, the sets of its other cards among the
+    higher undealt cards within its points, over ``j!``; ``falling[t]``
+    is ``a! / (a - t)!``, the ways to hand ``t`` of the scarce cards out.
+    The empty code has ``ways[c, 0] = 1``. Returns ``(ways, falling)``.
     """
     rest = np.array(counts, np.int64)
     gone = int(rest.sum()) - undealt
@@ -931,11 +952,15 @@ def _completions(counts: tuple[int, ...], undealt: int) -> np.ndarray:
         take = min(int(rest[v]), gone)
         rest[v] -= take
         gone -= take
+    low = next((v for v in range(len(rest)) if rest[v]), 0)
+    a = int(rest[low])
+    above = rest.copy()
+    above[low] = 0
     top = 10 * MAX_NEED
-    # exact[n, s]: the n-card sets of the undealt cards worth s points, as floats
+    # exact[n, s]: the n-card sets of the higher undealt cards worth s points, as floats
     exact = np.zeros((MAX_NEED + 1, top + 1))
     exact[0, 0] = 1.0
-    for v, c in enumerate(rest):
+    for v, c in enumerate(above):
         if not c:
             continue
         grown = np.zeros_like(exact)
@@ -945,20 +970,43 @@ def _completions(counts: tuple[int, ...], undealt: int) -> np.ndarray:
             grown[j:, v * j :] += comb(int(c), j) * exact[: MAX_NEED + 1 - j, : top + 1 - v * j]
         exact = grown
     within = np.cumsum(exact, axis=1)
-    out = np.ones(_NONE + 1)
-    out[_IS_PAIR] = within[CODE_NEED[_IS_PAIR], CODE_ROOM[_IS_PAIR]]
-    return out
+    ways = np.zeros((_NONE + 1, a + 1))
+    ways[_NONE, 0] = 1.0
+    need, room = CODE_NEED[_IS_PAIR], CODE_ROOM[_IS_PAIR]
+    codes = np.flatnonzero(_IS_PAIR)
+    for j in range(a + 1):
+        ok = (need >= j) & (room - low * j >= 0)
+        ways[codes[ok], j] = within[need[ok] - j, room[ok] - low * j] / factorial(j)
+    falling = np.array([float(_falling(int(rest[low]), t)) for t in range(a + 1)])
+    return ways, falling
 
 
 @njit(inline="always")
-def _bound_class(key, weight, completions):
-    """The class of a state's bound (:func:`_completions`); -1 for a bound of zero."""
-    bound = abs(weight)
+def _bound_class(key, weight, completions, poly):
+    """The class of a state's bound (:func:`_completions`); -1 for a bound of zero.
+
+    ``poly``: scratch, two rows of at least ``a + 1`` floats.
+    """
+    ways, falling = completions
+    a = falling.shape[0] - 1
+    poly[0, 0] = 1.0
+    for t in range(1, a + 1):
+        poly[0, t] = 0.0
     for p in range(SLOTS):
         c = (key >> (_BITS * p)) & _NONE
         if c == _NONE:
             break
-        bound *= completions[c]
+        for t in range(a + 1):
+            x = 0.0
+            for j in range(min(t, CODE_NEED[c]) + 1):
+                x += poly[0, t - j] * ways[c, j]
+            poly[1, t] = x
+        for t in range(a + 1):
+            poly[0, t] = poly[1, t]
+    bound = 0.0
+    for t in range(a + 1):
+        bound += falling[t] * poly[0, t]
+    bound *= abs(weight)
     if bound == 0.0:
         return -1, 0.0
     fraction, exponent = math.frexp(bound)  # bound = fraction * 2**exponent, fraction in [0.5, 1)
@@ -967,37 +1015,37 @@ def _bound_class(key, weight, completions):
 
 
 @njit
-def _bound_sums(state, parts, completions, sums):
-    """Add each state's bound to the sum of its class in ``sums`` (zeroed first)."""
+def _bound_sums(state, part, completions, classes, sums, poly):
+    """Each state's class (into ``classes``), and each class's bounds and states, of one part.
+
+    ``part``: the rows ``part[0]:part[1]`` of ``state``; ``classes`` has a
+    place per row; ``sums``: two rows a class (zeroed here), the sum of the
+    bounds and the number of states. ``poly``: scratch, as
+    :func:`_bound_class` takes it.
+    """
     sums[:] = 0.0
     weights = state.view(np.float64)
-    for k in range(parts.shape[0]):
-        for i in range(parts[k, 0], parts[k, 1]):
-            at, bound = _bound_class(state[i, 0], weights[i, 1], completions)
-            if at >= 0:
-                sums[at] += bound
+    for i in range(part[0], part[1]):
+        at, bound = _bound_class(state[i, 0], weights[i, 1], completions, poly)
+        classes[i] = at
+        if at >= 0:
+            sums[0, at] += bound
+            sums[1, at] += 1.0
 
 
 @njit
-def _drop_below(state, parts, completions, cut):
-    """Leave out the states of the classes below ``cut``, in place (each part keeps its order).
+def _drop_below(state, part, classes, cut):
+    """Leave out the states of one part whose class is below ``cut``, in place (in order).
 
-    Moves each part's end in ``parts``; returns the sum of the bounds left out.
+    Returns the part's new end.
     """
-    weights = state.view(np.float64)
-    dropped = 0.0
-    for k in range(parts.shape[0]):
-        n = parts[k, 0]
-        for i in range(parts[k, 0], parts[k, 1]):
-            at, bound = _bound_class(state[i, 0], weights[i, 1], completions)
-            if at < cut:
-                dropped += bound
-                continue
+    n = part[0]
+    for i in range(part[0], part[1]):
+        if classes[i] >= cut:
             state[n, 0] = state[i, 0]
             state[n, 1] = state[i, 1]
             n += 1
-        parts[k, 1] = n
-    return dropped
+    return n
 
 
 def _falling(n: int, k: int) -> int:
