@@ -479,7 +479,7 @@ def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, see
 
 def test_the_slowest_count_leaves_states_out_and_stays_within_1e_13(monkeypatch):
     # seven opponents of 5 cards against 15 points, two decks of 4 jokers: the terms of
-    # six and seven opponents are tiny, and a quarter of the states at the peak go
+    # six and seven opponents are tiny, and about three quarters of the states at the peak go
     unseen = np.setdiff1d(deck_codes(2, 4), parse_cards("7S 8H"))
     exact = p_assaf(15, [5] * 7, unseen, exact=True)
     import yaniv_sim._assaf_count as count

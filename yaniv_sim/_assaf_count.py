@@ -884,7 +884,6 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
     (see below). Returns the float and the sum of the bounds of the states
     left out.
     """
-    budget = DROP_BUDGET
     left_out = 0.0
     schedule = _steps(counts, total, top)
     _, check, undealt, _, _ = next(schedule)
@@ -897,7 +896,7 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
         else:
             # a check once a value's cards are dealt
             if steps.size() >= _DROP_FROM:
-                allowed = (budget - left_out) * _DROP_SHARE
+                allowed = (DROP_BUDGET - left_out) * _DROP_SHARE
                 left_out += steps.drop_least(_completions(counts, after), allowed)
             steps.settle((tables, after))
     return steps.read(), left_out
