@@ -127,6 +127,7 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
     by_suit = 0  # 8 bits a suit: the slots of each suit
     prev_face = -1
     prev_rank = -1
+    packed = 0  # 8 bits a slot: its rank (low 4 bits) and value (high 4 bits), for the runs
     count = np.int64(0)  # not the literal 0 (see _play's notes on literal arguments)
     # singles, one per distinct face; and what the hand holds
     for i in range(n):
@@ -137,6 +138,7 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
         else:
             count = _emit(cand, count, 1 << i, VALUE[c], IS_JOKER[c])
         rank = RANK[c]
+        packed |= (rank | (VALUE[c] << 4)) << (8 * i)
         if rank == prev_rank:
             same_rank |= 1 << i
         prev_face = face
@@ -177,11 +179,15 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
         while s:
             k = POPCOUNT[s]
             if not (joker_in_sets and k == 1):
-                lo = RANK[hands[seat, LOW_BIT[s]]]
-                hi = RANK[hands[seat, HIGH_BIT[s]]]
+                lo = (packed >> (8 * LOW_BIT[s])) & 15
+                hi = (packed >> (8 * HIGH_BIT[s])) & 15
                 jmin = max(hi - lo + 1 - k, 3 - k)
                 if jmin <= njk:
-                    points = _mask_points(hands, seat, s)
+                    points = 0
+                    m = s
+                    while m:
+                        points += (packed >> (8 * LOW_BIT[m] + 4)) & 15
+                        m &= m - 1
                     for j in range(jmin, njk + 1):
                         if k + j > N_RANKS:
                             break

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yaniv_sim._numba import njit
-from yaniv_sim.cards import JOKER_BASE, N_NATURAL, VALUE
+from yaniv_sim.cards import JOKER_BASE, N_NATURAL, ORDER, VALUE
 from yaniv_sim.engine._discards import (
     _card_sets,
     _insert_card,
@@ -197,21 +197,39 @@ def _deal(rules, t, starter, keys):
     for j in range(rules.jokers):
         piles[STOCK, naturals + j] = JOKER_BASE + j
     _shuffle(piles[STOCK], size, t.rng, 0)
-    top = size
     seats = t.alive.shape[0]
+    players = 0
     for s in range(seats):
-        t.hand_n[s] = 0
-        t.hand_val[s] = 0
-    for _ in range(rules.hand_size):
-        s = starter
-        for _k in range(seats):
-            if t.alive[s]:
-                top -= 1
-                c = piles[STOCK, top]
-                t.hand_n[s] = _insert_card(t.hands, t.taken, s, t.hand_n[s], c, 0)
-                t.hand_val[s] += VALUE[c]
-            s = s + 1 if s + 1 < seats else 0
-    top -= 1
+        players += 1 if t.alive[s] else 0
+    hand_size = rules.hand_size
+    # Dealt one card at a time from the top, ``starter`` first: the seat that is
+    # ``r``-th in from the starter gets the cards ``players`` apart from the ``r``-th
+    # from the top. Each hand is filled in one go, sorted as the cards come.
+    hands = t.hands
+    s = starter
+    r = 0
+    for _k in range(seats):
+        if t.alive[s]:
+            value = 0
+            for k in range(hand_size):
+                c = piles[STOCK, size - 1 - k * players - r]
+                key = ORDER[c]
+                i = k
+                while i > 0 and ORDER[hands[s, i - 1]] > key:
+                    hands[s, i] = hands[s, i - 1]
+                    i -= 1
+                hands[s, i] = c
+                value += VALUE[c]
+            for i in range(hand_size):
+                t.taken[s, i] = 0
+            t.hand_n[s] = hand_size
+            t.hand_val[s] = value
+            r += 1
+        else:
+            t.hand_n[s] = 0
+            t.hand_val[s] = 0
+        s = s + 1 if s + 1 < seats else 0
+    top = size - hand_size * players - 1
     piles[PREV, 0] = piles[STOCK, top]
     pst[PS_STOCK_N] = top
     pst[PS_DEAD_N] = 0

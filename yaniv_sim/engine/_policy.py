@@ -124,30 +124,34 @@ def _wants_slapdown(pol, seat, rules, t):
 
 
 @njit(inline="always")
+def _shed_rank(cand, i):
+    """How max-shed ranks card set ``i``: most points, then fewest jokers, then most cards.
+
+    One integer, larger for the better set (a set has at most 8 cards and
+    jokers, so the three parts never overlap).
+    """
+    return (cand[C_POINTS, i] << 16) - (cand[C_JOKERS, i] << 8) + POPCOUNT[cand[C_MASK, i] & 0xFF]
+
+
+@njit(inline="always")
 def _max_shed_pick(cand, n_sets, rng, seat):
     """Index of max-shed's card set among the ``n_sets`` listed in ``cand``."""
     best = 0
+    best_rank = _shed_rank(cand, 0)
     ties = np.int64(1)  # not a literal (see _play's notes on literal arguments)
     for i in range(1, n_sets):
-        d = cand[C_POINTS, i] - cand[C_POINTS, best]
-        if d == 0:
-            d = cand[C_JOKERS, best] - cand[C_JOKERS, i]
-            if d == 0:
-                d = POPCOUNT[cand[C_MASK, i]] - POPCOUNT[cand[C_MASK, best]]
-        if d > 0:
+        rank = _shed_rank(cand, i)
+        if rank > best_rank:
             best = i
+            best_rank = rank
             ties = 1
-        elif d == 0:
+        elif rank == best_rank:
             ties += 1
     if ties == 1:
         return best
     pick = _below(rng, 1 + seat, ties)
     for i in range(n_sets):
-        if (
-            cand[C_POINTS, i] == cand[C_POINTS, best]
-            and cand[C_JOKERS, i] == cand[C_JOKERS, best]
-            and POPCOUNT[cand[C_MASK, i]] == POPCOUNT[cand[C_MASK, best]]
-        ):
+        if _shed_rank(cand, i) == best_rank:
             if pick == 0:
                 return i
             pick -= 1
