@@ -61,9 +61,9 @@ def _hand_value(hands, seat, n):
 @njit(inline="always")
 def _insert_card(hands, taken, seat, n, card, flag):
     """Insert ``card`` into the sorted hand ``hands[seat, :n]``; return the new length."""
-    key = ORDER[card]
+    key = ORDER[np.uint16(card)]  # card codes are never negative: no wraparound tests
     i = n
-    while i > 0 and ORDER[hands[seat, i - 1]] > key:
+    while i > 0 and ORDER[np.uint16(hands[seat, i - 1])] > key:
         hands[seat, i] = hands[seat, i - 1]
         taken[seat, i] = taken[seat, i - 1]
         i -= 1
@@ -89,16 +89,17 @@ def _mask_points(hands, seat, mask):
     total = 0
     m = mask
     while m:
-        total += VALUE[hands[seat, LOW_BIT[m]]]
+        total += VALUE[np.uint16(hands[seat, LOW_BIT[m & 0xFF]])]  # unsigned: no wraparound tests
         m &= m - 1
     return total
 
 
 @njit(inline="always")
 def _emit(cand, count, mask, points, jokers):
-    cand[C_MASK, count] = mask
-    cand[C_POINTS, count] = points
-    cand[C_JOKERS, count] = jokers
+    at = np.uint64(count)  # never negative: no wraparound test
+    cand[C_MASK, at] = mask
+    cand[C_POINTS, at] = points
+    cand[C_JOKERS, at] = jokers
     return count + 1
 
 
@@ -131,7 +132,7 @@ def _card_sets(hands, seat, n, joker_in_sets, cand):
     count = np.int64(0)  # not the literal 0 (see _play's notes on literal arguments)
     # singles, one per distinct face; and what the hand holds
     for i in range(n):
-        c = hands[seat, i]
+        c = np.uint16(hands[seat, i])  # a card code is never negative: no wraparound tests
         face = FACE[c]
         if face == prev_face:
             dup |= 1 << i
@@ -204,14 +205,14 @@ def _mask_kind(hands, seat, mask, joker_in_sets):
     where jokers may stand in sets) gets ``KIND_SET``, its default reading;
     :func:`_layings` lists the layings of both readings.
     """
-    if POPCOUNT[mask] == 1:
+    if POPCOUNT[mask & 0xFF] == 1:  # masks and cards are never negative: no wraparound tests
         return KIND_SINGLE
     rank = -1
     jokers = 0
     one_rank = True
     m = mask
     while m:
-        c = hands[seat, LOW_BIT[m]]
+        c = np.uint16(hands[seat, LOW_BIT[m & 0xFF]])
         m &= m - 1
         if IS_JOKER[c]:
             jokers += 1
@@ -278,7 +279,7 @@ def _lay(hands, seat, mask, kind, out, row):
         k = 0
         m = mask
         while m:
-            out[row, k] = hands[seat, LOW_BIT[m]]
+            out[row, k] = hands[seat, LOW_BIT[m & 0xFF]]
             m &= m - 1
             k += 1
         return k

@@ -212,10 +212,11 @@ def _deal(rules, t, starter, keys):
         if t.alive[s]:
             value = 0
             for k in range(hand_size):
-                c = piles[STOCK, size - 1 - k * players - r]
+                # places and card codes are never negative: unsigned, without wraparound tests
+                c = np.uint16(piles[STOCK, np.uint64(size - 1 - k * players - r)])
                 key = ORDER[c]
                 i = k
-                while i > 0 and ORDER[hands[s, i - 1]] > key:
+                while i > 0 and ORDER[np.uint16(hands[s, i - 1])] > key:
                     hands[s, i] = hands[s, i - 1]
                     i -= 1
                 hands[s, i] = c
