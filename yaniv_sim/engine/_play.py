@@ -328,7 +328,7 @@ def _draw(rules, t, seat, source):
             pst[PS_RESHUFFLES] += 1
             reshuffled = 1
         pst[PS_STOCK_N] -= 1
-        card = piles[STOCK, pst[PS_STOCK_N]]
+        card = piles[STOCK, np.uint64(pst[PS_STOCK_N])]
         flag = 0
     else:
         card = piles[PREV, source]
@@ -352,11 +352,11 @@ def _pass_turn(t):
     piles, pst = t.piles, t.pst
     dead_n = pst[PS_DEAD_N]
     prev_n = pst[PS_PREV_N]
-    for k in range(prev_n):
-        piles[DEAD, dead_n + k] = piles[PREV, k]
+    for k in range(prev_n):  # places are never negative: unsigned, no wraparound tests
+        piles[DEAD, np.uint64(dead_n + k)] = piles[PREV, np.uint64(k)]
     pst[PS_DEAD_N] = dead_n + prev_n
     for k in range(pst[PS_CUR_N]):
-        piles[PREV, k] = piles[CUR, k]
+        piles[PREV, np.uint64(k)] = piles[CUR, np.uint64(k)]
     pst[PS_PREV_N] = pst[PS_CUR_N]
     pst[PS_PREV_KIND] = pst[PS_CUR_KIND]
     pst[PS_CUR_N] = 0
