@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yaniv_sim._numba import njit
-from yaniv_sim.cards import JOKER_BASE, N_NATURAL, ORDER, VALUE
+from yaniv_sim.cards import JOKER_BASE, N_NATURAL, VALUE
 from yaniv_sim.engine._discards import (
     _card_sets,
     _insert_card,
@@ -205,24 +205,16 @@ def _deal(rules, t, starter, keys):
     # Dealt one card at a time from the top, ``starter`` first: the seat that is
     # ``r``-th in from the starter gets the cards ``players`` apart from the ``r``-th
     # from the top. Each hand is filled in one go, sorted as the cards come.
-    hands = t.hands
     s = starter
     r = 0
     for _k in range(seats):
         if t.alive[s]:
             value = 0
             for k in range(hand_size):
-                # places and card codes are never negative: unsigned, without wraparound tests
-                c = np.uint16(piles[STOCK, np.uint64(size - 1 - k * players - r)])
-                key = ORDER[c]
-                i = k
-                while i > 0 and ORDER[np.uint16(hands[s, i - 1])] > key:
-                    hands[s, i] = hands[s, i - 1]
-                    i -= 1
-                hands[s, i] = c
-                value += VALUE[c]
-            for i in range(hand_size):
-                t.taken[s, i] = 0
+                # a place is never negative: unsigned, without numba's wraparound test
+                c = piles[STOCK, np.uint64(size - 1 - k * players - r)]
+                _insert_card(t.hands, t.taken, s, k, c, 0)
+                value += VALUE[np.uint16(c)]
             t.hand_n[s] = hand_size
             t.hand_val[s] = value
             r += 1
