@@ -897,7 +897,7 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
             # a check once a value's cards are dealt
             if steps.size() >= _DROP_FROM:
                 allowed = (DROP_BUDGET - left_out) * _DROP_SHARE
-                left_out += steps.drop_least(_completions(counts, after), allowed)
+                left_out += steps.drop_least(_completions(counts, after, top), allowed)
             steps.settle((tables, after))
     return steps.read(), left_out
 
@@ -908,24 +908,32 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
 # members can still all be low: disjoint sets of their cards from the cards
 # undealt. A bound on that number: the cards of the lowest value undealt
 # are handed out for real (``t`` of them to the members, each member's
-# share counted, ``a! / (a - t)!`` ways), and each member's other cards
-# are counted among the higher cards as if it were alone (the sets need
-# not be disjoint there); summed over every way to share the lowest cards.
-# So ``|weight| * bound`` bounds what leaving the state out can change,
-# its descendants included; the lowest cards are the ones low hands fight
-# over, which a plain product over the members would let each of them
-# have. Once a value's cards are dealt, a count of many states puts them
-# in classes by that bound (a quarter of a power of two each) and leaves
-# out the classes of the smallest bounds while their bounds add up to at
-# most half the budget still unspent, unless fewer than a tenth of the
-# states would go (then it leaves out none and spends nothing): the result
-# moves by at most ``DROP_BUDGET`` in all. Which states go depends on the
-# states only, never on the threads, so the float is the same either way.
-# It pays where the terms of many opponents are tiny: seven opponents of 5
-# cards against 15 points read 2.0 million states instead of 8.7 million
-# (two decks), 4.1 instead of 13.7 million (two decks of 4 jokers); with
-# six of the seven holding a different known low card, 10.3 instead of
-# 31.5 million and 23.7 instead of 45.3 million (docs/performance.md).
+# share counted, ``a! / (a - t)!`` ways), and the members' other cards,
+# among the ``U`` higher cards, are bounded by negative association. For
+# a given share of the lowest cards, the members' higher cards are a
+# uniformly random choice of disjoint sets (a random permutation of the
+# higher cards cut into blocks), and "every member of a block is low" is a
+# decreasing event of the values in that block; the values of a random
+# permutation are negatively associated (Joag-Dev and Proschan, 1983), so
+# the chance that every block is low is at most the product of each
+# block's own chance. The blocks are pairs of members next to each other in
+# the state's order (alike members, who want the same cards), each pair
+# counted exactly as two disjoint hands, and the last member alone when
+# their number is odd. In ways: ``(U)_M`` (``M`` higher cards in all, a
+# falling factorial) times, per block, its ways to be low over ``(U)_m``
+# (``m`` its higher cards), summed over every way to share the lowest cards.
+# The lowest cards are the ones low hands fight over most, and the pairs
+# catch the fight for the next ones between the members most alike. So
+# ``|weight| * bound`` bounds what leaving the state out (its descendants
+# included) can change. Once a value's cards are dealt, a count of many
+# states puts them in classes by that bound (a quarter of a power of two
+# each) and leaves out the classes of the smallest bounds while their
+# bounds add up to at most half the budget still unspent, unless fewer
+# than a tenth of the states would go (then it leaves out none and spends
+# nothing): the result moves by at most ``DROP_BUDGET`` in all. Which
+# states go depends on the states only, never on the threads, so the float
+# is the same either way. It pays where the terms of many opponents are
+# tiny (docs/performance.md, "Exact Assaf odds").
 
 DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
 _DROP_SHARE = 0.5  # of the budget unspent, the most a check may use
@@ -934,50 +942,90 @@ _POLY = 33  # the longest polynomial of a bound: a value has at most 32 cards (t
 _CLASSES = 4 * 2100  # classes of the bound: a quarter of a power of two each, from 2**-1075
 
 
-def _completions(counts: tuple[int, ...], undealt: int):
-    """Per member code, its ways to be low with the undealt cards, by cards of the lowest value.
-
-    The undealt cards are the ``undealt`` highest of ``counts`` (the
-    cards are dealt from the lowest value up). Of them, the ``a`` cards of
-    the lowest value are scarce: ``ways[c, j]`` is, for a member of code
-    ``c`` taking ``j`` of them, the sets of its other cards among the
-    higher undealt cards within its points, over ``j!``; ``falling[t]``
-    is ``a! / (a - t)!``, the ways to hand ``t`` of the scarce cards out.
-    The empty code has ``ways[c, 0] = 1``. Returns ``(ways, falling)``.
-    """
+def _undealt_counts(counts: tuple[int, ...], undealt: int) -> np.ndarray:
+    """The cards of each value among the ``undealt`` highest of ``counts``."""
     rest = np.array(counts, np.int64)
     gone = int(rest.sum()) - undealt
     for v in range(len(rest)):
         take = min(int(rest[v]), gone)
         rest[v] -= take
         gone -= take
+    return rest
+
+
+def _two_hands(above: np.ndarray, top: int) -> np.ndarray:
+    """``w[m1, r1, m2, r2]``: disjoint sets of ``m1`` and ``m2`` of the cards ``above``.
+
+    ``above`` counts the cards of each value; the first set is worth at most
+    ``r1`` points and the second at most ``r2`` (up to ``top`` each); as
+    floats. One set alone is ``w[m, r, 0, 0]``.
+    """
+    size = MAX_NEED + 1
+    ways = np.zeros((size, top + 1, size, top + 1))
+    ways[0, 0, 0, 0] = 1.0
+    for v, c in enumerate(int(x) for x in above):
+        if not c:
+            continue
+        grown = np.zeros_like(ways)
+        for j1 in range(min(c, MAX_NEED) + 1):
+            if v * j1 > top:
+                break
+            for j2 in range(min(c - j1, MAX_NEED) + 1):
+                if v * j2 > top:
+                    break
+                grown[j1:, v * j1 :, j2:, v * j2 :] += (
+                    comb(c, j1)
+                    * comb(c - j1, j2)
+                    * ways[: size - j1, : top + 1 - v * j1, : size - j2, : top + 1 - v * j2]
+                )
+        ways = grown
+    return np.cumsum(np.cumsum(ways, axis=1), axis=3)
+
+
+def _completions(counts: tuple[int, ...], undealt: int, top: int):
+    """What :func:`_bound_class` needs to bound the states once ``undealt`` cards are left.
+
+    The undealt cards are the ``undealt`` highest of ``counts`` (the cards
+    are dealt from the lowest value up); the ``a`` of the lowest value are
+    handed out for real, and the ``U`` higher ones bounded by blocks of two
+    members (see above). Member codes have rooms up to ``top``; ``place[c]``
+    is code ``c``'s place in the block table (0 for no member), and
+    ``blocks[i1, i2, t]`` is, for the members at places ``i1`` and ``i2``
+    taking ``t`` of the lowest cards between them, the sum over their
+    shares ``j1 + j2 = t`` of their disjoint sets of higher cards within
+    their points, over ``j1! j2! (U)_m`` (``m`` their higher cards).
+    ``falling[t]`` is ``a! / (a - t)!``, the ways to hand ``t`` lowest cards
+    out, and ``fall_u[k]`` is ``(U)_k``. Returns ``(place, blocks, falling,
+    fall_u)``.
+    """
+    rest = _undealt_counts(counts, undealt)
     low = next((v for v in range(len(rest)) if rest[v]), 0)
     a = int(rest[low])
     above = rest.copy()
     above[low] = 0
-    top = 10 * MAX_NEED
-    # exact[n, s]: the n-card sets of the higher undealt cards worth s points, as floats
-    exact = np.zeros((MAX_NEED + 1, top + 1))
-    exact[0, 0] = 1.0
-    for v, c in enumerate(above):
-        if not c:
-            continue
-        grown = np.zeros_like(exact)
-        for j in range(min(int(c), MAX_NEED) + 1):
-            if v * j > top:
-                break
-            grown[j:, v * j :] += comb(int(c), j) * exact[: MAX_NEED + 1 - j, : top + 1 - v * j]
-        exact = grown
-    within = np.cumsum(exact, axis=1)
-    ways = np.zeros((_NONE + 1, a + 1))
-    ways[_NONE, 0] = 1.0
-    need, room = CODE_NEED[_IS_PAIR], CODE_ROOM[_IS_PAIR]
-    codes = np.flatnonzero(_IS_PAIR)
-    for j in range(a + 1):
-        ok = (need >= j) & (room - low * j >= 0)
-        ways[codes[ok], j] = within[need[ok] - j, room[ok] - low * j] / factorial(j)
-    falling = np.array([float(_falling(int(rest[low]), t)) for t in range(a + 1)])
-    return ways, falling
+    top = min(int(top), 10 * MAX_NEED)
+    within = _two_hands(above, top)
+    u = int(above.sum())
+    fall_u = np.array([float(_falling(u, k)) for k in range(SLOTS * MAX_NEED + 1)])
+    # the block table's places: 0 for no member, then every code of room up to top
+    need = np.array([0] + [n for n in range(1, MAX_NEED + 1) for r in range(min(10 * n, top) + 1)])
+    room = np.array([0] + [r for n in range(1, MAX_NEED + 1) for r in range(min(10 * n, top) + 1)])
+    place = np.zeros(_NONE + 1, np.int64)
+    place[PAIR_CODE[need[1:], room[1:]]] = np.arange(1, len(need))
+    inverse = np.array([1.0 / factorial(j) for j in range(MAX_NEED + 1)])
+    blocks = np.zeros((len(need), len(need), a + 1))
+    n1, r1, n2, r2 = need[:, None], room[:, None], need[None, :], room[None, :]
+    for j1 in range(min(a, MAX_NEED) + 1):
+        for j2 in range(min(a - j1, MAX_NEED) + 1):
+            ok = (n1 >= j1) & (r1 >= low * j1) & (n2 >= j2) & (r2 >= low * j2)
+            m1, m2 = np.where(ok, n1 - j1, 0), np.where(ok, n2 - j2, 0)
+            s1, s2 = np.where(ok, r1 - low * j1, 0), np.where(ok, r2 - low * j2, 0)
+            scale = fall_u[m1 + m2]  # zero when fewer than m1 + m2 higher cards are left
+            ways = within[m1, s1, m2, s2] * inverse[j1] * inverse[j2]
+            fits = ok & (scale > 0)
+            blocks[:, :, j1 + j2] += np.where(fits, ways / np.where(fits, scale, 1.0), 0.0)
+    falling = np.array([float(_falling(a, t)) for t in range(a + 1)])
+    return place, blocks, falling, fall_u
 
 
 @njit(inline="always")
@@ -986,25 +1034,29 @@ def _bound_class(key, weight, completions, poly):
 
     ``poly``: scratch, two rows of at least ``a + 1`` floats.
     """
-    ways, falling = completions
+    place, blocks, falling, fall_u = completions
     a = falling.shape[0] - 1
     poly[0, 0] = 1.0
     for t in range(1, a + 1):
         poly[0, t] = 0.0
-    for p in range(SLOTS):
+    need = 0
+    for p in range(0, SLOTS, 2):
         c = (key >> (_BITS * p)) & _NONE
         if c == _NONE:
             break
+        c2 = (key >> (_BITS * (p + 1))) & _NONE if p + 1 < SLOTS else _NONE
+        need += CODE_NEED[c] + CODE_NEED[c2]
+        i1, i2 = place[c], place[c2]
         for t in range(a + 1):
             x = 0.0
-            for j in range(min(t, CODE_NEED[c]) + 1):
-                x += poly[0, t - j] * ways[c, j]
+            for j in range(t + 1):
+                x += poly[0, t - j] * blocks[i1, i2, j]
             poly[1, t] = x
         for t in range(a + 1):
             poly[0, t] = poly[1, t]
     bound = 0.0
-    for t in range(a + 1):
-        bound += falling[t] * poly[0, t]
+    for t in range(min(a, need) + 1):
+        bound += falling[t] * poly[0, t] * fall_u[need - t]
     bound *= abs(weight)
     if bound == 0.0:
         return -1, 0.0
