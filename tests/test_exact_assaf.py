@@ -491,41 +491,14 @@ def test_the_slowest_count_leaves_states_out_and_stays_within_1e_13(monkeypatch)
     assert abs(got - float(exact)) < 1e-13
 
 
-def _low_ways(rest, members):
-    """Disjoint sets of cards, one a member ``(cards, points)``, each within its points.
-
-    ``rest`` counts the cards of each value; counted directly, member by member.
-    """
-    if not members:
-        return 1
-    (n, r), others = members[0], members[1:]
-    total = 0
-
-    def pick(v, left, room, rem, ways):
-        nonlocal total
-        if left == 0:
-            total += ways * _low_ways(rem, others)
-            return
-        if v == len(rem):
-            return
-        for k in range(min(left, rem[v]) + 1):
-            if k * v > room:
-                break
-            taken = list(rem)
-            taken[v] -= k
-            pick(v + 1, left - k, room - k * v, taken, ways * comb(rem[v], k))
-
-    pick(0, n, r, list(rest), 1)
-    return total
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_the_bound_of_a_state_is_exact_for_two_members_and_above_the_ways_for_more(seed):
     # a state's bound (the lowest cards handed out for real, the members' other cards
     # bounded pair by pair) must never be below the ways its members can still all be low,
     # or leaving it out could move the float by more than the budget; for one or two
-    # members it is exact
+    # members it is exact (the ways counted opponent by opponent, odds._all_low's way)
     import yaniv_sim._assaf_count as count
+    from yaniv_sim.odds import _all_low
 
     rng = np.random.default_rng(500 + seed)
     rest = [int(x) for x in rng.integers(0, 3, size=11)]
@@ -545,7 +518,11 @@ def test_the_bound_of_a_state_is_exact_for_two_members_and_above_the_ways_for_mo
         states.append((key, order))
     completions = count._completions(tuple(rest), sum(rest), 15)
     for key, members in states:
-        ways = _low_ways(rest, members)
+        left, deals = sum(rest), 1
+        for n, _ in members:
+            deals *= comb(left, n)
+            left -= n
+        ways = _all_low(tuple(members), tuple(rest), sum(rest)) * deals
         _, bound = count._bound_class(key, 1.0, completions, poly)
         if len(members) <= 2:
             assert bound == pytest.approx(ways, rel=1e-12, abs=1e-9), (members, rest)

@@ -1008,10 +1008,11 @@ def _completions(counts: tuple[int, ...], undealt: int, top: int):
     u = int(above.sum())
     fall_u = np.array([float(_falling(u, k)) for k in range(SLOTS * MAX_NEED + 1)])
     # the block table's places: 0 for no member, then every code of room up to top
-    need = np.array([0] + [n for n in range(1, MAX_NEED + 1) for r in range(min(10 * n, top) + 1)])
-    room = np.array([0] + [r for n in range(1, MAX_NEED + 1) for r in range(min(10 * n, top) + 1)])
+    codes = np.flatnonzero(_IS_PAIR & (top >= CODE_ROOM))
     place = np.zeros(_NONE + 1, np.int64)
-    place[PAIR_CODE[need[1:], room[1:]]] = np.arange(1, len(need))
+    place[codes] = np.arange(1, len(codes) + 1)
+    need = np.concatenate(([0], CODE_NEED[codes]))
+    room = np.concatenate(([0], CODE_ROOM[codes]))
     inverse = np.array([1.0 / factorial(j) for j in range(MAX_NEED + 1)])
     blocks = np.zeros((len(need), len(need), a + 1))
     n1, r1, n2, r2 = need[:, None], room[:, None], need[None, :], room[None, :]
