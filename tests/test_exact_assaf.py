@@ -413,6 +413,36 @@ def test_the_float_is_the_exact_fraction_to_rounding(seed):
     assert abs(got - float(exact)) < 1e-13, (value, cards, known)
 
 
+def test_blocks_kept_from_earlier_counts_give_the_same_floats(monkeypatch):
+    # a float count writes into the large blocks an earlier count left (not cleared): the
+    # same floats as on fresh blocks, in turn and on two threads at once
+    from concurrent.futures import ThreadPoolExecutor
+
+    import yaniv_sim._assaf_count as count
+
+    monkeypatch.setattr(count, "_LARGE", 64)  # every block past its first size is kept
+    monkeypatch.setattr(count, "_RESERVE", 1 << 21)  # room for every step of these counts
+    monkeypatch.setattr(count, "_THREADED", 1)
+    monkeypatch.setattr(count, "_KEPT", [])
+    unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
+    cases = [(15, [3] * 7), (12, [4, 4, 5, 5, 2, 3]), (9, [1, 2, 3, 4, 5, 6, 7])]
+
+    def fresh(case):
+        count._KEPT.clear()
+        return p_assaf(case[0], case[1], unseen)
+
+    expected = [fresh(case) for case in cases]
+    first = {id(block) for block in count._KEPT}
+    assert len(first) == 5  # state, spare, the additions in bucket order, and each part's
+    again = [p_assaf(v, cards, unseen) for v, cards in cases[::-1] + cases]
+    assert again == expected[::-1] + expected
+    assert {id(block) for block in count._KEPT} == first  # the same blocks, used again
+    with ThreadPoolExecutor(2) as pool:
+        both = list(pool.map(lambda case: p_assaf(case[0], case[1], unseen), cases * 4))
+    assert both == expected * 4
+    assert len(count._KEPT) <= 5
+
+
 def _threaded_count(_):
     unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
     return p_assaf(15, [3] * 7, unseen)
