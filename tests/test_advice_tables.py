@@ -405,3 +405,21 @@ def test_the_metadata_writer_records_the_version_and_checks_its_fields():
                                                                               [3, 4])  # fmt: skip
     with pytest.raises(ValueError, match="'seed'"):
         fmt.meta_json(Rules(), "best", "7", 100, (3, 4))
+
+
+def test_the_advisor_without_tables_loads_neither_pandas_nor_scipy_stats():
+    # a question at the table should not wait for the analysis stack: without report
+    # tables the advisor reads only the shipped solution (yaniv_sim.solved) and the odds
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from yaniv_sim.advice import advise\n"
+        "answer = advise('AS 2H', [5, 5, 5])\n"
+        "assert answer.may_call and answer.solved is not None, answer\n"
+        "print(sorted(m for m in ('pandas', 'scipy.stats', 'scipy.optimize', 'yaniv_sim.solve')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

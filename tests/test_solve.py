@@ -257,11 +257,12 @@ def test_a_best_response_improves_one_seat_against_the_others(tmp_path):
 
 def test_the_advisor_quotes_the_shipped_solution_for_its_cell(tmp_path, monkeypatch):
     import yaniv_sim.solve as solver
+    import yaniv_sim.solved
     from yaniv_sim.advice import advise
 
     cells = {(3, 3, 0, 2, 0): 0, (3, 3, 0, 2, 1): 1}
     (tmp_path / "standard-3p.toml").write_text(policy_text("best", cells, ["test"]))
-    monkeypatch.setattr(solver, "DATA", tmp_path)
+    monkeypatch.setattr(yaniv_sim.solved, "DATA", tmp_path)  # where the solutions ship
     assert solver.read_table(solver.shipped("standard", 3)) == cells
     plain = advise("AS 2D", [3, 4], 2, STANDARD)
     assert plain.solved["cell"] == (3, 3, 0, 2, 0) and plain.solved["verdict"] == "wait"
@@ -281,7 +282,7 @@ def test_the_advisor_quotes_the_shipped_solution_for_its_cell(tmp_path, monkeypa
 
 
 def test_the_advisor_says_when_its_verdict_depends_on_the_opponents(tmp_path, monkeypatch):
-    import yaniv_sim.solve as solver
+    import yaniv_sim.solved
     from yaniv_sim.advice import advise
 
     (tmp_path / "standard-3p.toml").write_text(policy_text("best", {(3, 3, 0, 2, 0): 1}, ["t"]))
@@ -294,7 +295,7 @@ def test_the_advisor_says_when_its_verdict_depends_on_the_opponents(tmp_path, mo
         },
     }
     (tmp_path / "standard-3p-populations.json").write_text(json.dumps(populations))
-    monkeypatch.setattr(solver, "DATA", tmp_path)
+    monkeypatch.setattr(yaniv_sim.solved, "DATA", tmp_path)
     early = advise("AS 2D", [3, 4], 2, STANDARD)
     assert early.solved["populations"] == {"fixed point": 1, "max-shed": 1, "cautious": 0}
     assert "depends on how the opponents play" in str(early)

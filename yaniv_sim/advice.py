@@ -275,19 +275,19 @@ def advise(
 
 def _solved(rules, rules_label, players, value, opponents, turn, known):
     """The shipped solved strategy's verdict for this position's cell, if one ships."""
-    from yaniv_sim import solve
+    from yaniv_sim import solved
 
     if rules_label not in ("standard", "nordic") or rules != Rules.preset(rules_label):
         return None
     try:
-        path = solve.shipped(rules_label, players)
-    except solve.SolveError:
+        path = solved.shipped(rules_label, players)
+    except solved.SolveError:
         return None
-    cell = solve.table_cell_of(value, opponents, turn, [[int(VALUE[c]) for c in k] for k in known])
-    verdict = solve.read_table(path).get(cell)
+    cell = solved.table_cell_of(value, opponents, turn, [[int(VALUE[c]) for c in k] for k in known])
+    verdict = solved.read_table(path).get(cell)
     words = {1: "call", 0: "wait", None: None}[verdict]
     return dict(verdict=words, cell=cell, players=players, rules=rules_label, file=path,
-                populations=solve.population_verdicts(rules_label, players, cell))  # fmt: skip
+                populations=solved.population_verdicts(rules_label, players, cell))  # fmt: skip
 
 
 def _lookup(tables, rules, players, value, opponents, turn):

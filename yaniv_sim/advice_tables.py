@@ -23,9 +23,12 @@ import json
 import math
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a table is read or written: the advisor
+    import pandas as pd  # without tables starts faster
 
 from yaniv_sim._version import __version__
 from yaniv_sim.rules import Rules
@@ -244,6 +247,8 @@ class TablesError(ValueError):
 
 
 def _kind_ok(series: pd.Series, dtype: str) -> bool:
+    import pandas as pd
+
     if dtype == "int64":
         return pd.api.types.is_integer_dtype(series.dtype)
     if dtype == "float64":
@@ -259,6 +264,8 @@ def table_csv(file: str, frame: pd.DataFrame) -> str:
     is allowed, only the declared texts in ``str`` columns and one row per
     key. Raises ``ValueError`` otherwise.
     """
+    import pandas as pd
+
     spec = TABLES[file]
     where = f"{file} (advice tables format {FORMAT_VERSION})"
     if list(frame.columns) != spec.names:
@@ -369,6 +376,8 @@ def _cell(text: str, column: Column):
 
 def _read_csv(path: Path, spec: TableFormat) -> pd.DataFrame:
     """One table parsed by the declaration; raises TablesError with '<file> ...' text."""
+    import pandas as pd
+
     file = spec.file
     expects = f"format {FORMAT_VERSION} expects {', '.join(spec.names)}"
     try:
