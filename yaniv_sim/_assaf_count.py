@@ -620,11 +620,12 @@ def _aggregate(adds, offsets, buckets, table, out):
     ``adds`` is in bucket order (``offsets`` as :func:`_offsets` makes
     them). A run of buckets of at most ``_GROUP`` additions (or one bucket)
     is added up in the first places of ``table`` (``~key`` and weight; at
-    least twice as many places as additions), and its states written in a
-    row into ``out`` from the place of the first bucket plus ``buckets[2]``
-    (the part's number: the place after the last state is written over, and
-    must not be the next part's); the table is empty again afterwards.
-    Returns the number of states written.
+    least twice as many places as additions), each new state's place noted
+    in ``out`` as it comes, and its states are then written in that order
+    into ``out`` from the place of the first bucket plus ``buckets[2]``
+    (the part's number); only the places used are read again and emptied,
+    so the table is empty again afterwards. Returns the number of states
+    written.
     """
     a_weights = adds.view(np.float64)
     t_weights = table.view(np.float64)
@@ -640,6 +641,7 @@ def _aggregate(adds, offsets, buckets, table, out):
         while (1 << bits) < 2 * (offsets[e] - offsets[b]):
             bits += 1
         mask = (1 << bits) - 1
+        run = n
         for t in range(offsets[b], offsets[e]):
             key = adds[t, 0]
             # the bits of the hash below the bucket's
@@ -654,15 +656,15 @@ def _aggregate(adds, offsets, buckets, table, out):
                 if k == _EMPTY:
                     table[at, 0] = tag
                     t_weights[at, 1] = a_weights[t, 1]
+                    out[n, 0] = at  # the new state's place, until its key is written
+                    n += 1
                     break
                 at = (at + 1) & mask
-        if offsets[e] > offsets[b]:
-            for at in range(mask + 1):  # without a branch: a place written over unless used
-                k = table[at, 0]
-                out[n, 0] = ~k
-                o_weights[n, 1] = t_weights[at, 1]
-                table[at, 0] = _EMPTY
-                n += k != _EMPTY
+        for j in range(run, n):
+            at = out[j, 0]
+            out[j, 0] = ~table[at, 0]
+            o_weights[j, 1] = t_weights[at, 1]
+            table[at, 0] = _EMPTY
         b = e
     return n - first
 
