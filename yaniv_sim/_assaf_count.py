@@ -713,30 +713,22 @@ def _run(jobs, threaded: bool) -> list:
     return [f.result() for f in [_pool[1].submit(kernel, *args) for kernel, args in jobs]]
 
 
-def _rows(rows: np.ndarray, size: int) -> np.ndarray:
+def _rows(rows: np.ndarray, size: int, *, mapped: bool = True) -> np.ndarray:
     """``rows``, or a larger block of rows if it has fewer than ``size`` (contents not kept).
 
-    A large block is mapped for at least ``_RESERVE`` rows: the system
-    gives it pages only as they are first written, so a count that grows
-    writes each page once instead of once per doubling of the block.
+    A large block (unless ``mapped`` is false: a small table, which must
+    start empty) is mapped for at least ``_RESERVE`` rows: the system gives
+    it pages only as they are first written, so a count that grows writes
+    each page once instead of once per doubling of the block.
     """
     if rows.shape[0] >= size:
         return rows
     size = max(size, 2 * rows.shape[0])
-    if size < _LARGE:
+    if not mapped or size < _LARGE or not hasattr(mmap, "MAP_PRIVATE"):
         return np.zeros((size, 2), np.int64)
     size = max(size, _RESERVE)
-    if not hasattr(mmap, "MAP_PRIVATE"):
-        return np.zeros((size, 2), np.int64)
     area = mmap.mmap(-1, 16 * size, flags=mmap.MAP_PRIVATE)  # private: a fork copies it
     return np.frombuffer(area, np.int64).reshape(size, 2)
-
-
-def _zeroed(rows: np.ndarray, size: int) -> np.ndarray:
-    """``rows``, or a larger block of zeros if it has fewer than ``size`` (a small table)."""
-    if rows.shape[0] >= size:
-        return rows
-    return np.zeros((max(size, 2 * rows.shape[0]), 2), np.int64)
 
 
 # Fresh memory costs: the system clears every page a count writes for the
@@ -886,7 +878,7 @@ class _Steps:
         self.sorted = _rows(self.sorted, m + _PARTS)
         self.spare = _rows(self.spare, m + _PARTS)
         places = 1 << (2 * max(_GROUP, most) - 1).bit_length()
-        self.tables = [_zeroed(table, places) for table in self.tables]
+        self.tables = [_rows(table, places, mapped=False) for table in self.tables]
         jobs = [
             (_scatter, (self.adds[k], adds[k], self.places[k], self.sorted)) for k in range(_PARTS)
         ]
