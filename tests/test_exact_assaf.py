@@ -558,3 +558,38 @@ def test_the_bound_of_a_state_is_exact_for_two_members_and_above_the_ways_for_mo
             assert bound == pytest.approx(ways, rel=1e-12, abs=1e-9), (members, rest)
         else:
             assert bound >= ways * (1 - 1e-12), (members, rest, bound, ways)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_count_larger_than_the_memory_available_stops_with_a_message(monkeypatch, exact):
+    # a count whose next block would not fit in the memory the system has left refuses it
+    # before taking it (a library call far beyond any table could otherwise exhaust the
+    # machine); with room enough the same count runs as before
+    import yaniv_sim._assaf_count as count
+    from yaniv_sim.odds import CountTooLarge
+
+    unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("5S 6H"))
+    expected = p_assaf(11, [5] * 7, unseen, exact=exact)
+    monkeypatch.setattr(count, "_KEPT", [])
+    monkeypatch.setattr(count, "_available_bytes", lambda: 1 << 20)  # 1 MB left
+    with pytest.raises(CountTooLarge, match=r"needs a block of .* GB but only 0\.0 GB"):
+        p_assaf(11, [5] * 7, unseen, exact=exact)
+    monkeypatch.setattr(count, "_available_bytes", lambda: 1 << 40)
+    assert p_assaf(11, [5] * 7, unseen, exact=exact) == expected
+    monkeypatch.setattr(count, "_available_bytes", lambda: None)  # a system that does not say
+    assert p_assaf(11, [5] * 7, unseen, exact=exact) == expected
+
+
+def test_memory_available_is_read_from_the_system():
+    import os
+
+    import yaniv_sim._assaf_count as count
+
+    free = count._available_bytes()
+    if not os.path.exists("/proc/meminfo"):
+        assert free is None
+        return
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    unused = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert free is not None
+    assert unused // 2 < free <= total  # bytes (not kB): at least about the memory unused

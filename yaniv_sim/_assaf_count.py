@@ -19,7 +19,39 @@ import numpy as np
 
 from yaniv_sim._numba import njit
 
-__all__ = ["MAX_NEED", "SLOTS", "none_low"]
+__all__ = ["MAX_NEED", "SLOTS", "CountTooLarge", "none_low"]
+
+
+class CountTooLarge(MemoryError):
+    """A count needs a block of memory larger than the system has available.
+
+    Raised before the block is taken, so that a count far beyond any
+    table (a library call, never the advisor's) stops with a message
+    instead of driving the machine out of memory.
+    """
+
+
+def _available_bytes() -> int | None:
+    """The memory the system can still give (``MemAvailable``), or None where it does not say."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_room(nbytes: int) -> None:
+    """Raise :class:`CountTooLarge` if a block of ``nbytes`` would not fit in the memory left."""
+    free = _available_bytes()
+    if free is not None and nbytes > free:
+        raise CountTooLarge(
+            f"this count needs a block of {nbytes / 2**30:.1f} GB but only "
+            f"{free / 2**30:.1f} GB of memory is available; count fewer opponents, fewer "
+            "unknown cards or a lower caller value"
+        )
 
 
 # -- the fast exact count ----------------------------------------------------
@@ -723,9 +755,11 @@ def _rows(rows: np.ndarray, size: int, *, mapped: bool = True) -> np.ndarray:
     """
     if rows.shape[0] >= size:
         return rows
+    needed = size
     size = max(size, 2 * rows.shape[0])
     if not mapped or size < _LARGE or not hasattr(mmap, "MAP_PRIVATE"):
         return np.zeros((size, 2), np.int64)
+    _check_room(16 * needed)  # the rows it will write, not the addresses it reserves
     size = max(size, _RESERVE)
     area = mmap.mmap(-1, 16 * size, flags=mmap.MAP_PRIVATE)  # private: a fork copies it
     return np.frombuffer(area, np.int64).reshape(size, 2)
@@ -1178,6 +1212,8 @@ def _block(rows: int, width: int) -> np.ndarray:
     page-table walks); it is only touched when used.
     """
     size = rows * width * 8
+    if size >= 1 << 20:
+        _check_room(size)  # a table is written all over
     if size < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
         flat = np.zeros(rows * width + 8, np.int64)
         skip = (-flat.ctypes.data % 64) // 8  # the first row on a 64-byte boundary

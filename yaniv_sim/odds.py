@@ -19,7 +19,7 @@ from math import comb
 
 import numpy as np
 
-from yaniv_sim._assaf_count import MAX_NEED, SLOTS, none_low
+from yaniv_sim._assaf_count import MAX_NEED, SLOTS, CountTooLarge, none_low
 from yaniv_sim.cards import (
     FACE,
     JOKER_FACE,
@@ -32,7 +32,7 @@ from yaniv_sim.cards import (
 )
 from yaniv_sim.rules import Rules
 
-__all__ = ["hand_value_distribution", "p_assaf", "p_dealt_at_most"]
+__all__ = ["CountTooLarge", "hand_value_distribution", "p_assaf", "p_dealt_at_most"]
 
 
 def hand_value_distribution(cards, hand_size: int) -> np.ndarray:
@@ -219,6 +219,15 @@ def p_assaf(
     -------
     float or Fraction
         P(at least one opponent's hand value is at most ``caller_value``).
+
+    Raises
+    ------
+    ValueError
+        Arguments that do not describe a table (the message says which).
+    yaniv_sim.odds.CountTooLarge
+        A situation far beyond any table the rules allow (a ``MemoryError``):
+        the count would need a block of memory larger than the system has
+        available, so it stops before taking it.
 
     Notes
     -----
