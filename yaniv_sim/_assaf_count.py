@@ -43,8 +43,16 @@ def _available_bytes() -> int | None:
     return None
 
 
+_CHECKED_FROM = 1 << 20  # bytes of a block from which the memory left is asked first
+
+
 def _check_room(nbytes: int) -> None:
-    """Raise :class:`CountTooLarge` if a block of ``nbytes`` would not fit in the memory left."""
+    """Raise :class:`CountTooLarge` if a block of ``nbytes`` would not fit in the memory left.
+
+    Blocks under ``_CHECKED_FROM`` bytes are taken without asking.
+    """
+    if nbytes < _CHECKED_FROM:
+        return
     free = _available_bytes()
     if free is not None and nbytes > free:
         raise CountTooLarge(
@@ -755,11 +763,10 @@ def _rows(rows: np.ndarray, size: int, *, mapped: bool = True) -> np.ndarray:
     """
     if rows.shape[0] >= size:
         return rows
-    needed = size
+    _check_room(16 * size)  # the rows it will write, not the addresses it reserves
     size = max(size, 2 * rows.shape[0])
     if not mapped or size < _LARGE or not hasattr(mmap, "MAP_PRIVATE"):
         return np.zeros((size, 2), np.int64)
-    _check_room(16 * needed)  # the rows it will write, not the addresses it reserves
     size = max(size, _RESERVE)
     area = mmap.mmap(-1, 16 * size, flags=mmap.MAP_PRIVATE)  # private: a fork copies it
     return np.frombuffer(area, np.int64).reshape(size, 2)
@@ -1212,8 +1219,7 @@ def _block(rows: int, width: int) -> np.ndarray:
     page-table walks); it is only touched when used.
     """
     size = rows * width * 8
-    if size >= 1 << 20:
-        _check_room(size)  # a table is written all over
+    _check_room(size)  # a table is written all over
     if size < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
         flat = np.zeros(rows * width + 8, np.int64)
         skip = (-flat.ctypes.data % 64) // 8  # the first row on a 64-byte boundary
