@@ -487,7 +487,8 @@ def _left_out_recorder(monkeypatch, budget: float, drop_from: int) -> list:
 @pytest.mark.parametrize("seed", range(10))
 def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, seed):
     # with a budget far above the float's rounding, the float count leaves many states
-    # out: it must still be within the sum of their bounds of the exact fraction
+    # out, each replaced by the middle of what it can add: the float must still be within
+    # half the sum of their bounds of the exact fraction (which it reports as left out)
     rng = np.random.default_rng(100 + seed)
     decks, jokers = (2, int(rng.choice([2, 4]))) if seed % 3 else (1, 2)
     hand = rng.choice(deck_codes(decks, jokers), size=2, replace=False)

@@ -860,31 +860,35 @@ class _Steps:
         """The number of states."""
         return int((self.parts[:, 1] - self.parts[:, 0]).sum())
 
-    def drop_least(self, completions, allowed: float) -> float:
-        """Leave out the states of the smallest bounds, adding up to at most ``allowed``.
+    def drop_least(self, completions, allowed: float) -> tuple[float, float]:
+        """Leave out the states of the smallest bounds, for an error of at most ``allowed``.
 
-        ``completions`` as :func:`_completions` gives them. Nothing is left
-        out unless a tenth of the states or more would go (a check that
-        buys little spends no budget). Returns the sum of the bounds left out.
+        ``completions`` as :func:`_completions` gives them. The states left
+        out are replaced by the middle of what they can add (half their
+        signed bounds), so their bounds may add up to twice ``allowed``.
+        Nothing is left out unless a tenth of the states or more would go
+        (a check that buys little spends no budget). Returns ``(estimate,
+        error)``: what the states left out are taken to add, and the most
+        that can be off by (half the sum of their bounds).
         """
         size = self.size()
         if self.classes.shape[0] < self.state.shape[0]:
             self.classes = np.zeros(self.state.shape[0], np.int64)
-        sums = np.zeros((_PARTS, 2, _CLASSES))
+        sums = np.zeros((_PARTS, 3, _CLASSES))
         jobs = [
             (_bound_sums, (self.state, self.parts[k], completions, self.classes, sums[k], poly))
             for k, poly in enumerate(self.polys)
         ]
         _run(jobs, size >= _THREADED)
-        bounds, states = sums[0] + sums[1]
-        cut = int(np.searchsorted(np.cumsum(bounds), allowed, side="right"))
+        bounds, states, signed = sums[0] + sums[1]
+        cut = int(np.searchsorted(np.cumsum(bounds), 2.0 * allowed, side="right"))
         if states[:cut].sum() < 0.1 * size:
-            return 0.0
+            return 0.0, 0.0
         jobs = [
             (_drop_below, (self.state, self.parts[k], self.classes, cut)) for k in range(_PARTS)
         ]
         self.parts[:, 1] = _run(jobs, size >= _THREADED)
-        return float(bounds[:cut].sum())
+        return 0.5 * float(signed[:cut].sum()), 0.5 * float(bounds[:cut].sum())
 
     def deal(self, card) -> None:
         """Deal a card: ``card`` is ``(step, prm)`` as :func:`_deal_f` takes them."""
@@ -979,11 +983,13 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
     """:func:`_count` in floating point (float weights in ``rows``), by partitioned steps.
 
     At the checks of a large count, the states that can change the result
-    least are left out, their bounds adding up to at most ``DROP_BUDGET``
-    (see below). Returns the float and the sum of the bounds of the states
-    left out.
+    least are left out and replaced by the middle of what they can add, for
+    an error of at most ``DROP_BUDGET`` in all (see below). Returns the
+    float and that error's bound (half the sum of the bounds of the states
+    left out).
     """
     left_out = 0.0
+    estimate = 0.0
     schedule = _steps(counts, total, top)
     _, check, undealt, _, _ = next(schedule)
     # the serial step takes a card's tables even to settle: any will do until the first card
@@ -997,9 +1003,11 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
                 # a check once a value's cards are dealt
                 if steps.size() >= _DROP_FROM:
                     allowed = (DROP_BUDGET - left_out) * _DROP_SHARE
-                    left_out += steps.drop_least(_completions(counts, after, top), allowed)
+                    added, error = steps.drop_least(_completions(counts, after, top), allowed)
+                    estimate += added
+                    left_out += error
                 steps.settle((tables, after))
-        return steps.read(), left_out
+        return steps.read() + estimate, left_out
     finally:
         steps.keep()
 
@@ -1026,15 +1034,20 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
 # (``m`` its higher cards), summed over every way to share the lowest cards.
 # The lowest cards are the ones low hands fight over most, and the pairs
 # catch the fight for the next ones between the members most alike. So
-# ``|weight| * bound`` bounds what leaving the state out (its descendants
-# included) can change. Once a value's cards are dealt, a count of many
-# states puts them in classes by that bound (a quarter of a power of two
-# each) and leaves out the classes of the smallest bounds while their
-# bounds add up to at most half the budget still unspent, unless fewer
-# than a tenth of the states would go (then it leaves out none and spends
-# nothing): the result moves by at most ``DROP_BUDGET`` in all. Which
-# states go depends on the states only, never on the threads, so the float
-# is the same either way. It pays where the terms of many opponents are
+# what a state adds to the result (its descendants included) lies between
+# nothing and ``weight * bound``: the ways are never negative, and the
+# weight has the sign of its term. A state left out is replaced by the
+# middle, ``weight * bound / 2``, off by at most half of ``|weight| *
+# bound`` (which halves the error of leaving it out with nothing in its
+# place, and so doubles what the budget buys). Once a value's cards are dealt,
+# a count of many states puts them in classes by that bound (a quarter of a
+# power of two each) and leaves out the classes of the smallest bounds
+# while the halves of their bounds add up to at most half the budget still
+# unspent, unless fewer than a tenth of the states would go (then it
+# leaves out none and spends nothing): the result is off by at most
+# ``DROP_BUDGET`` in all. Which states go, and the middle put in their
+# place, depend on the states only, never on the threads, so the float is
+# the same either way. It pays where the terms of many opponents are
 # tiny (docs/performance.md, "Exact Assaf odds").
 
 DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
@@ -1173,9 +1186,9 @@ def _bound_sums(state, part, completions, classes, sums, poly):
     """Each state's class (into ``classes``), and each class's bounds and states, of one part.
 
     ``part``: the rows ``part[0]:part[1]`` of ``state``; ``classes`` has a
-    place per row; ``sums``: two rows a class (zeroed here), the sum of the
-    bounds and the number of states. ``poly``: scratch, as
-    :func:`_bound_class` takes it.
+    place per row; ``sums``: three rows a class (zeroed here), the sum of
+    the bounds, the number of states, and the sum of the bounds signed as
+    the weights are. ``poly``: scratch, as :func:`_bound_class` takes it.
     """
     sums[:] = 0.0
     weights = state.view(np.float64)
@@ -1185,6 +1198,7 @@ def _bound_sums(state, part, completions, classes, sums, poly):
         if at >= 0:
             sums[0, at] += bound
             sums[1, at] += 1.0
+            sums[2, at] += bound if weights[i, 1] > 0.0 else -bound
 
 
 @njit
@@ -1455,7 +1469,8 @@ def none_low(members, counts, total, exact: bool = True) -> Fraction | float:
     top = max(r for (_, r), _ in groups)
     if not exact:
         start = {key: float(Fraction(weight, scale)) for key, weight in rows.items()}
-        return _count_float(start, counts, total, top)[0]
+        # a chance: the states left out may not take it past 0 or 1 (which only brings it closer)
+        return min(max(_count_float(start, counts, total, top)[0], 0.0), 1.0)
     # the count is in [0, scale]: enough primes for their product to exceed it
     n_primes = next(i for i, product in enumerate(_PRIME_PRODUCTS, 1) if product > scale)
     residues = []

@@ -211,9 +211,10 @@ def p_assaf(
         Return the probability as an exact ``Fraction`` (the count in
         integers, modulo primes; about twice as slow). By default the same
         count is evaluated in floating point: no sampling; rounding, and in
-        the largest counts the states that matter least left out (their
-        most possible effect, a bound and not an estimate, adds up to at
-        most 4e-14), keep it within 1e-13 of the fraction (tested).
+        the largest counts the states that matter least left out (each
+        replaced by the middle of what it could add, between nothing and a
+        bound, so that the error, a bound and not an estimate, adds up to
+        at most 4e-14), keep it within 1e-13 of the fraction (tested).
 
     Returns
     -------
@@ -244,8 +245,8 @@ def p_assaf(
     call with two decks, six of them holding a different known low card:
     0.7 to 0.8 s, and 1.5 to 1.6 s with two decks of 4 jokers (about 2 s
     as the first call of a process), on an idle 2-core machine, and about
-    twice that on a slower one (``bench/bench_odds.py``,
-    ``docs/performance.md``).
+    twice that on a slower one (2.8 s for the slowest there;
+    ``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
