@@ -463,15 +463,21 @@ def test_the_threaded_count_in_a_forked_process(monkeypatch):
     assert there == here
 
 
-def _left_out_recorder(monkeypatch, budget: float, drop_from: int) -> list:
+def _left_out_recorder(
+    monkeypatch, budget: float, drop_from: int, halfway_from: int | None = None
+) -> list:
     """Make the float count leave states out from ``drop_from`` states up to ``budget``.
 
-    Returns the list the sums of the bounds left out are appended to, one a count.
+    ``halfway_from``: the fewest states from which a value is checked halfway
+    through its cards as well (unchanged if None). Returns the list the
+    error bounds of the states left out are appended to, one a count.
     """
     import yaniv_sim._assaf_count as count
 
     monkeypatch.setattr(count, "DROP_BUDGET", budget)
     monkeypatch.setattr(count, "_DROP_FROM", drop_from)
+    if halfway_from is not None:
+        monkeypatch.setattr(count, "_HALFWAY_FROM", halfway_from)
     real = count._count_float
     left_out = []
 
@@ -484,8 +490,9 @@ def _left_out_recorder(monkeypatch, budget: float, drop_from: int) -> list:
     return left_out
 
 
+@pytest.mark.parametrize("halfway", [False, True], ids=["between values", "halfway too"])
 @pytest.mark.parametrize("seed", range(10))
-def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, seed):
+def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, seed, halfway):
     # with a budget far above the float's rounding, the float count leaves many states
     # out, each replaced by the middle of what it can add: the float must still be within
     # half the sum of their bounds of the exact fraction (which it reports as left out)
@@ -501,7 +508,14 @@ def test_states_left_out_move_the_float_by_at_most_their_bounds(monkeypatch, see
         known[0], known[1] = [int(took[0])], [int(took[1])]
     value = int(rng.integers(7, 16))
     exact = p_assaf(value, opponents, unseen, known, exact=True)
-    left_out = _left_out_recorder(monkeypatch, budget=0.05, drop_from=1)
+    # halfway: states are left out only at the checks halfway through a value's cards
+    never = 1 << 62
+    left_out = _left_out_recorder(
+        monkeypatch,
+        budget=0.05,
+        drop_from=never if halfway else 1,
+        halfway_from=1 if halfway else never,
+    )
     got = p_assaf(value, opponents, unseen, known)
     assert len(left_out) == 1 and left_out[0] <= 0.05
     assert abs(got - float(exact)) <= left_out[0] + 1e-14, (got, float(exact), left_out)

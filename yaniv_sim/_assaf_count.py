@@ -996,16 +996,21 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
     steps = _Steps(rows, (_step_tables(0, 0, 10, None), np.zeros(2, np.int64)), (check, undealt))
     try:
         steps.settle((check, undealt))
-        for deal, tables, after, left, _ in schedule:
+        for deal, tables, after, left, k in schedule:
             if deal:
                 steps.deal((tables, np.array([after, left])))
+                # a check halfway through a value's cards too, where the states are very many
+                halfway = left and k + 1 == (k + 1 + left + 1) // 2
+                check_now = halfway and steps.size() >= _HALFWAY_FROM
             else:
                 # a check once a value's cards are dealt
-                if steps.size() >= _DROP_FROM:
-                    allowed = (DROP_BUDGET - left_out) * _DROP_SHARE
-                    added, error = steps.drop_least(_completions(counts, after, top), allowed)
-                    estimate += added
-                    left_out += error
+                check_now = steps.size() >= _DROP_FROM
+            if check_now:
+                allowed = (DROP_BUDGET - left_out) * _DROP_SHARE
+                added, error = steps.drop_least(_completions(counts, after, top), allowed)
+                estimate += added
+                left_out += error
+            if not deal:
                 steps.settle((tables, after))
         return steps.read() + estimate, left_out
     finally:
@@ -1039,20 +1044,24 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
 # weight has the sign of its term. A state left out is replaced by the
 # middle, ``weight * bound / 2``, off by at most half of ``|weight| *
 # bound`` (which halves the error of leaving it out with nothing in its
-# place, and so doubles what the budget buys). Once a value's cards are dealt,
-# a count of many states puts them in classes by that bound (a quarter of a
-# power of two each) and leaves out the classes of the smallest bounds
-# while the halves of their bounds add up to at most half the budget still
-# unspent, unless fewer than a tenth of the states would go (then it
-# leaves out none and spends nothing): the result is off by at most
-# ``DROP_BUDGET`` in all. Which states go, and the middle put in their
-# place, depend on the states only, never on the threads, so the float is
-# the same either way. It pays where the terms of many opponents are
-# tiny (docs/performance.md, "Exact Assaf odds").
+# place, and so doubles what the budget buys). Once a value's cards are
+# dealt, and halfway through them as well where the states are over a
+# million (the bound holds at any card: the value's cards still undealt
+# are the lowest, handed out for real), a count of many states puts them
+# in classes by that bound (a quarter of a power of two each) and leaves
+# out the classes of the smallest bounds while the halves of their bounds
+# add up to at most half the budget still unspent, unless fewer than a
+# tenth of the states would go (then it leaves out none and spends
+# nothing): the result is off by at most ``DROP_BUDGET`` in all. Which
+# states go, and the middle put in their place, depend on the states only,
+# never on the threads, so the float is the same either way. It pays where
+# the terms of many opponents are tiny (docs/performance.md, "Exact Assaf
+# odds").
 
 DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
 _DROP_SHARE = 0.5  # of the budget unspent, the most a check may use
 _DROP_FROM = 1 << 14  # the fewest states at a check from which any are left out
+_HALFWAY_FROM = 1 << 20  # the fewest states from which a value's cards are checked halfway too
 _POLY = 33  # the longest polynomial of a bound: a value has at most 32 cards (two decks of tens)
 _CLASSES = 4 * 2100  # classes of the bound: a quarter of a power of two each, from 2**-1075
 
