@@ -245,7 +245,7 @@ def p_assaf(
     call with two decks, six of them holding a different known low card:
     0.7 to 0.8 s, and 1.5 to 1.6 s with two decks of 4 jokers (about 2 s
     as the first call of a process), on an idle 2-core machine, and about
-    twice that on a slower one (2.8 s for the slowest there;
+    twice that on a slower one (2.5 to 2.7 s for the slowest there;
     ``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
