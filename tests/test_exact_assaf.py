@@ -608,3 +608,24 @@ def test_memory_available_is_read_from_the_system():
     unused = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert free is not None
     assert unused // 2 < free <= total  # bytes (not kB): at least about the memory unused
+
+
+@pytest.mark.parametrize("off", [-3e-14, 3e-14])
+def test_the_float_count_stays_a_probability_when_the_states_left_out_push_it_over(
+    monkeypatch, off
+):
+    # the states left out are replaced by the middle of what they could add, so a count
+    # whose true value is 0 or 1 can come out up to the allowance beyond it: it is kept
+    # within [0, 1] (which only brings it closer)
+    import yaniv_sim._assaf_count as count
+
+    real = count._count_float
+    monkeypatch.setattr(count, "_count_float", lambda *args: (real(*args)[0] + off, abs(off)))
+    # one opponent of one card against a caller of 0: low only with a joker
+    got = count.none_low([(1, 0)], (2,) + (4,) * 9 + (16,), 54, exact=False)
+    exact = count.none_low([(1, 0)], (2,) + (4,) * 9 + (16,), 54, exact=True)
+    assert exact == Fraction(52, 54)
+    assert got == pytest.approx(52 / 54 + off, abs=1e-15)
+    # and where the truth is 1 (no opponent can be low: no card is worth 0)
+    got = count.none_low([(1, 0)], (0,) + (4,) * 9 + (16,), 52, exact=False)
+    assert got == (1.0 if off > 0 else pytest.approx(1.0 + off, abs=1e-15))
