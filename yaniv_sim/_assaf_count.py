@@ -1000,7 +1000,8 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
             if deal:
                 steps.deal((tables, np.array([after, left])))
                 # a check halfway through a value's cards too, where the states are very many
-                halfway = left and k + 1 == (k + 1 + left + 1) // 2
+                dealt, cards = k + 1, k + 1 + left
+                halfway = left and dealt == (cards + 1) // 2
                 check_now = halfway and steps.size() >= _HALFWAY_FROM
             else:
                 # a check once a value's cards are dealt
@@ -1058,7 +1059,7 @@ def _count_float(rows: dict, counts: tuple[int, ...], total: int, top: int) -> t
 # the terms of many opponents are tiny (docs/performance.md, "Exact Assaf
 # odds").
 
-DROP_BUDGET = 4e-14  # the most the states left out can change a float count, in all
+DROP_BUDGET = 4e-14  # the most the states left out (their middles put in) can move a float count
 _DROP_SHARE = 0.5  # of the budget unspent, the most a check may use
 _DROP_FROM = 1 << 14  # the fewest states at a check from which any are left out
 _HALFWAY_FROM = 1 << 20  # the fewest states from which a value's cards are checked halfway too
