@@ -198,7 +198,10 @@ def advise(
     if not opponents:
         raise ValueError("opponents: give each opponent's card count, e.g. 2,4,5")
     if players > 8:
-        raise ValueError(f"opponents: {len(opponents)} opponents; a table has at most 8 seats")
+        raise ValueError(
+            f"opponents: {len(opponents)} opponents and you make {players} players; "
+            "a table seats at most 8, so give at most 7 opponents"
+        )
     rules.check_players(players)
     for i, count in enumerate(opponents, 1):
         if not 1 <= count <= rules.hand_size:
