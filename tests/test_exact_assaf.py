@@ -322,10 +322,11 @@ def test_count_with_tables_that_keep_growing(monkeypatch):
 
 
 @pytest.mark.parametrize("drop_from", [None, 1])
-def test_the_float_count_is_the_same_on_one_thread_or_two(monkeypatch, drop_from):
-    # the float count's steps are cut in two parts, run on two threads when a step is
-    # large: the same parts and the same order of additions either way, so the same float;
-    # with drop_from=1 every check leaves states out, on two threads or one
+def test_the_float_count_is_the_same_on_any_number_of_threads(monkeypatch, drop_from):
+    # the float count's steps are cut in _PARTS parts, run on as many threads as there are
+    # processors (one a part at most) when a step is large: the same parts and the same order
+    # of additions on one thread or many, so the same float on any machine; with drop_from=1
+    # every check leaves states out, on any number of threads
     import yaniv_sim._assaf_count as count
 
     if drop_from is not None:
@@ -339,12 +340,19 @@ def test_the_float_count_is_the_same_on_one_thread_or_two(monkeypatch, drop_from
         count, "_run", lambda jobs, threaded: used.append(threaded) or real(jobs, threaded)
     )
     runs = []
-    for threaded in (1, 10**12):  # every step on two threads; none
+    # no step on threads; then every step on threads, with 1, 2, 3 and 8 or more processors
+    for cores, threaded in ((2, 10**12), (1, 1), (2, 1), (3, 1), (count._PARTS + 4, 1)):
         monkeypatch.setattr(count, "_THREADED", threaded)
+        monkeypatch.setattr(count, "_cores", lambda cores=cores: cores)
+        monkeypatch.setattr(count, "_pool", None)
         used.clear()
         runs.append(p_assaf(15, [3] * 7, unseen))
         assert all(used) and len(used) > 100 if threaded == 1 else not any(used)
-    assert runs[0] == runs[1]
+        if threaded == 1 and cores > 1:
+            assert count._pool[1]._max_workers == min(cores, count._PARTS)
+        else:
+            assert count._pool is None
+    assert len(set(runs)) == 1
     assert abs(runs[0] - float(exact)) < (1e-13 if drop_from is None else 1e-6)
 
 
@@ -433,14 +441,14 @@ def test_blocks_kept_from_earlier_counts_give_the_same_floats(monkeypatch):
 
     expected = [fresh(case) for case in cases]
     first = {id(block) for block in count._KEPT}
-    assert len(first) == 5  # state, spare, the additions in bucket order, and each part's
+    assert len(first) == 3 + count._PARTS  # state, spare, sorted additions, a part's
     again = [p_assaf(v, cards, unseen) for v, cards in cases[::-1] + cases]
     assert again == expected[::-1] + expected
     assert {id(block) for block in count._KEPT} == first  # the same blocks, used again
     with ThreadPoolExecutor(2) as pool:
         both = list(pool.map(lambda case: p_assaf(case[0], case[1], unseen), cases * 4))
     assert both == expected * 4
-    assert len(count._KEPT) <= 5
+    assert len(count._KEPT) <= 3 + count._PARTS  # one count's blocks at most
 
 
 def _threaded_count(_):

@@ -510,17 +510,18 @@ def _grow(small, big):
 # bits of the key's hash), puts them in bucket order (:func:`_scatter`),
 # and adds up each run of buckets in a small table that stays in the
 # processor's cache (:func:`_aggregate`), writing the states out in a row.
-# The work is cut in two parts (by the states read, then by buckets), run
-# on two threads when a step is large; the parts and the order of the
-# additions are the same either way, so the float is too.
+# The work is cut in ``_PARTS`` parts (by the states read, then by buckets),
+# run on as many threads as there are processors (one per part at most)
+# when a step is large. The parts and the order of the additions are the
+# same on one thread or many, on any machine, so the float is too.
 
 _FINE_BITS = 9  # a key's bucket: the top bits of its hash
 _FINE = 1 << _FINE_BITS
 _GROUP = 1 << 12  # the most additions (but one bucket's) added up in one small table
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
-_PARTS = 2
+_PARTS = 8  # a step's parts, the same on any machine (so is the float); one thread each at most
 _BINOM_F = np.array([[float(comb(a, k)) for k in range(MAX_NEED + 1)] for a in range(_POOL)])
-_THREADED = 1 << 15  # states read in a step from which its parts run on two threads
+_THREADED = 1 << 15  # states read in a step from which its parts run on threads
 
 
 @njit(inline="always")
@@ -615,30 +616,36 @@ def _settle_f(inp, part, check, undealt, scratch, out, hist):
 
 
 @njit
-def _offsets(hists, offsets, places):
+def _offsets(hists, offsets, places, cuts):
     """Where each part's additions of each bucket go: the additions in all, and where to cut.
 
     ``hists``: (parts, buckets), each part's additions per bucket;
     ``offsets[b]``: the first place of bucket ``b`` (``offsets[_FINE]``
     all of them); ``places[k, b]``: the first place of part ``k``'s
-    additions of bucket ``b`` (the parts in order within a bucket). Returns
-    the number of additions, the most in a bucket, and the first bucket of
-    the second half (by additions).
+    additions of bucket ``b`` (the parts in order within a bucket);
+    ``cuts[k]:cuts[k + 1]``: the buckets part ``k`` adds up, about as many
+    additions each. Returns the number of additions and the most in a
+    bucket.
     """
+    parts = hists.shape[0]
     offsets[0] = 0
     most = 0
     for b in range(_FINE):
         at = offsets[b]
-        for k in range(hists.shape[0]):
+        for k in range(parts):
             places[k, b] = at
             at += hists[k, b]
         offsets[b + 1] = at
         most = max(most, at - offsets[b])
     m = offsets[_FINE]
     cut = 0
-    while cut < _FINE and 2 * offsets[cut] < m:
-        cut += 1
-    return m, most, cut
+    cuts[0] = 0
+    for k in range(1, parts):
+        while cut < _FINE and parts * offsets[cut] < k * m:
+            cut += 1
+        cuts[k] = cut
+    cuts[parts] = _FINE
+    return m, most
 
 
 @njit
@@ -710,46 +717,64 @@ def _aggregate(adds, offsets, buckets, table, out):
 
 
 @njit
-def _serial_step(deal, state, parts, card, check, memory):
-    """A whole step on one thread, both parts in turn: one call, for the small steps.
+def _serial_step(deal, state, parts, card, check, memory, counts):
+    """A whole step on one thread, the parts in turn: one call, for the small steps.
 
     ``deal``: a card (:func:`_deal_f` with ``card = (step, prm)``) or the
     checks between values (:func:`_settle_f` with ``check = (check,
-    undealt)``). ``memory``: as :meth:`_Steps.memory`. Returns whether
-    the step is done (else the additions are made, and ``_offsets`` too,
-    but there was not room for the rest: the caller makes room and goes
-    on), each part's additions and, when done, each part's states.
+    undealt)``). ``memory``: as :meth:`_Steps.memory`. Fills ``counts``:
+    row 0 each part's additions and, when done, row 1 each part's states.
+    Returns whether the step is done (else the additions are made, and
+    ``_offsets`` too, but there was not room for the rest: the caller makes
+    room and goes on).
     """
-    adds, hists, offsets, places, sorted_, tables, spare, scratch, buckets = memory
-    if deal:
-        a0 = _deal_f(state, parts[0], card[0], card[1], scratch[0], adds[0], hists[0])
-        a1 = _deal_f(state, parts[1], card[0], card[1], scratch[1], adds[1], hists[1])
-    else:
-        a0 = _settle_f(state, parts[0], check[0], check[1], scratch[0], adds[0], hists[0])
-        a1 = _settle_f(state, parts[1], check[0], check[1], scratch[1], adds[1], hists[1])
-    m, most, cut = _offsets(hists, offsets, places)
+    adds, hists, offsets, places, sorted_, tables, spare, scratch, buckets, cuts = memory
+    for k in range(_PARTS):
+        if deal:
+            counts[0, k] = _deal_f(state, parts[k], card[0], card[1], scratch[k], adds[k], hists[k])
+        else:
+            counts[0, k] = _settle_f(
+                state, parts[k], check[0], check[1], scratch[k], adds[k], hists[k]
+            )
+    m, most = _offsets(hists, offsets, places, cuts)
     room = min(sorted_.shape[0], spare.shape[0]) >= m + _PARTS
-    if not room or min(tables[0].shape[0], tables[1].shape[0]) < 2 * max(_GROUP, most):
-        return False, a0, a1, 0, 0
-    _scatter(adds[0], a0, places[0], sorted_)
-    _scatter(adds[1], a1, places[1], sorted_)
-    buckets[0, 0], buckets[0, 1], buckets[0, 2] = 0, cut, 0
-    buckets[1, 0], buckets[1, 1], buckets[1, 2] = cut, _FINE, 1
-    n0 = _aggregate(sorted_, offsets, buckets[0], tables[0], spare)
-    n1 = _aggregate(sorted_, offsets, buckets[1], tables[1], spare)
-    return True, a0, a1, n0, n1
+    if not room:
+        return False
+    for k in range(_PARTS):
+        if tables[k].shape[0] < 2 * max(_GROUP, most):
+            return False
+    for k in range(_PARTS):
+        _scatter(adds[k], counts[0, k], places[k], sorted_)
+    for k in range(_PARTS):
+        buckets[k, 0], buckets[k, 1], buckets[k, 2] = cuts[k], cuts[k + 1], k
+        counts[1, k] = _aggregate(sorted_, offsets, buckets[k], tables[k], spare)
+    return True
 
 
 _pool: tuple[int, ThreadPoolExecutor] | None = None
 
 
+def _cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _run(jobs, threaded: bool) -> list:
-    """Run ``jobs`` (``(kernel, arguments)``): on two threads if ``threaded``, else in turn."""
+    """Run ``jobs`` (``(kernel, arguments)``): on up to ``_PARTS`` threads if ``threaded``.
+
+    As many threads as there are processors to run them, at most one per
+    part; one processor, or ``threaded`` false: in turn, on this thread.
+    The jobs and what each does are the same either way.
+    """
     global _pool
-    if not threaded or (os.cpu_count() or 1) < 2:
+    threads = min(_cores(), _PARTS)
+    if not threaded or threads < 2:
         return [kernel(*args) for kernel, args in jobs]
     if _pool is None or _pool[0] != os.getpid():  # a forked process makes its own threads
-        _pool = (os.getpid(), ThreadPoolExecutor(_PARTS))
+        _pool = (os.getpid(), ThreadPoolExecutor(threads))
     return [f.result() for f in [_pool[1].submit(kernel, *args) for kernel, args in jobs]]
 
 
@@ -786,7 +811,7 @@ _KEPT: list[np.ndarray] = []  # large blocks of finished counts (a count takes t
 
 
 def _keep(blocks) -> None:
-    """Keep the large ``blocks`` of a finished count for the next one (five at most).
+    """Keep the large ``blocks`` of a finished count for the next one (``3 + _PARTS`` a count).
 
     A block that grew past its first size (a count far beyond the
     advisor's) goes back to the system.
@@ -795,7 +820,7 @@ def _keep(blocks) -> None:
         area = block.base
         while area is not None and not isinstance(area, mmap.mmap):
             area = area.obj if isinstance(area, memoryview) else area.base
-        if area is None or len(_KEPT) >= 1 + 2 * _PARTS or block.shape[0] > _RESERVE:
+        if area is None or len(_KEPT) >= 3 + _PARTS or block.shape[0] > _RESERVE:
             continue
         if hasattr(mmap, "MADV_FREE"):
             area.madvise(mmap.MADV_FREE)
@@ -824,7 +849,8 @@ class _Steps:
         for i, (key, weight) in enumerate(rows.items()):
             self.state[i, 0] = key
             self.state.view(np.float64)[i, 1] = weight
-        self.parts = np.array([[0, len(rows) // 2], [len(rows) // 2, len(rows)]])
+        ends = [len(rows) * k // _PARTS for k in range(_PARTS + 1)]
+        self.parts = np.array([[ends[k], ends[k + 1]] for k in range(_PARTS)])
         self.adds = [_kept(np.zeros((64, 2), np.int64)) for _ in range(_PARTS)]
         self.tables = [np.zeros((2 * _GROUP, 2), np.int64) for _ in range(_PARTS)]
         self.scratch = [np.zeros((5, SLOTS), np.int64) for _ in range(_PARTS)]
@@ -832,6 +858,8 @@ class _Steps:
         self.offsets = np.zeros(_FINE + 1, np.int64)
         self.places = np.zeros((_PARTS, _FINE), np.int64)
         self.buckets = np.zeros((_PARTS, 3), np.int64)
+        self.cuts = np.zeros(_PARTS + 1, np.int64)
+        self.counts = np.zeros((2, _PARTS), np.int64)  # each part's additions and states
         self.sorted = _kept(np.zeros((64, 2), np.int64))
         self.spare = _kept(np.zeros((64, 2), np.int64))
         self.card, self.check = card, check  # the last of each (the serial step takes both)
@@ -850,6 +878,7 @@ class _Steps:
             self.spare,
             tuple(self.scratch),
             self.buckets,
+            self.cuts,
         )
 
     def keep(self) -> None:
@@ -880,7 +909,7 @@ class _Steps:
             for k, poly in enumerate(self.polys)
         ]
         _run(jobs, size >= _THREADED)
-        bounds, states, signed = sums[0] + sums[1]
+        bounds, states, signed = sums.sum(axis=0)
         cut = int(np.searchsorted(np.cumsum(bounds), 2.0 * allowed, side="right"))
         if states[:cut].sum() < 0.1 * size:
             return 0.0, 0.0
@@ -906,12 +935,13 @@ class _Steps:
             self.adds[k] = _rows(self.adds[k], per_state * int(sizes[k]))
         threaded = int(sizes.sum()) >= _THREADED
         if not threaded:
-            done, *adds, n0, n1 = _serial_step(
-                deal, self.state, self.parts, self.card, self.check, self.memory()
+            done = _serial_step(
+                deal, self.state, self.parts, self.card, self.check, self.memory(), self.counts
             )
             if done:
-                self._turn([n0, n1])
+                self._turn(self.counts[1])
                 return
+            adds = list(self.counts[0])
         else:
             kernel, extra = (_deal_f, self.card) if deal else (_settle_f, self.check)
             jobs = []
@@ -919,7 +949,7 @@ class _Steps:
                 memory = (self.scratch[k], self.adds[k], self.hists[k])
                 jobs.append((kernel, (self.state, self.parts[k], *extra, *memory)))
             adds = _run(jobs, threaded)
-        m, most, cut = _offsets(self.hists, self.offsets, self.places)
+        m, most = _offsets(self.hists, self.offsets, self.places, self.cuts)
         self.sorted = _rows(self.sorted, m + _PARTS)
         self.spare = _rows(self.spare, m + _PARTS)
         places = 1 << (2 * max(_GROUP, most) - 1).bit_length()
@@ -928,7 +958,8 @@ class _Steps:
             (_scatter, (self.adds[k], adds[k], self.places[k], self.sorted)) for k in range(_PARTS)
         ]
         _run(jobs, threaded)
-        self.buckets[:] = [[0, cut, 0], [cut, _FINE, 1]]
+        for k in range(_PARTS):
+            self.buckets[k] = self.cuts[k], self.cuts[k + 1], k
         jobs = [
             (_aggregate, (self.sorted, self.offsets, self.buckets[k], self.tables[k], self.spare))
             for k in range(_PARTS)
