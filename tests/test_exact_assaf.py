@@ -441,14 +441,14 @@ def test_blocks_kept_from_earlier_counts_give_the_same_floats(monkeypatch):
 
     expected = [fresh(case) for case in cases]
     first = {id(block) for block in count._KEPT}
-    assert len(first) == 3 + count._PARTS  # state, spare, sorted additions, a part's
+    assert len(first) == 4  # state, spare, the additions, the additions in bucket order
     again = [p_assaf(v, cards, unseen) for v, cards in cases[::-1] + cases]
     assert again == expected[::-1] + expected
     assert {id(block) for block in count._KEPT} == first  # the same blocks, used again
     with ThreadPoolExecutor(2) as pool:
         both = list(pool.map(lambda case: p_assaf(case[0], case[1], unseen), cases * 4))
     assert both == expected * 4
-    assert len(count._KEPT) <= 3 + count._PARTS  # one count's blocks at most
+    assert len(count._KEPT) <= 4  # one count's blocks at most
 
 
 def _threaded_count(_):

@@ -728,27 +728,34 @@ def _serial_step(deal, state, parts, card, check, memory, counts):
     ``_offsets`` too, but there was not room for the rest: the caller makes
     room and goes on).
     """
-    adds, hists, offsets, places, sorted_, tables, spare, scratch, buckets, cuts = memory
+    adds, bases, hists, offsets, places, sorted_, tables, spare, scratch, buckets, cuts = memory
     for k in range(_PARTS):
+        out = adds[bases[k] :]
         if deal:
-            counts[0, k] = _deal_f(state, parts[k], card[0], card[1], scratch[k], adds[k], hists[k])
+            counts[0, k] = _deal_f(state, parts[k], card[0], card[1], scratch[k], out, hists[k])
         else:
-            counts[0, k] = _settle_f(
-                state, parts[k], check[0], check[1], scratch[k], adds[k], hists[k]
-            )
+            counts[0, k] = _settle_f(state, parts[k], check[0], check[1], scratch[k], out, hists[k])
     m, most = _offsets(hists, offsets, places, cuts)
     room = min(sorted_.shape[0], spare.shape[0]) >= m + _PARTS
     if not room:
         return False
+    if tables.shape[1] < 2 * max(_GROUP, most):
+        return False
     for k in range(_PARTS):
-        if tables[k].shape[0] < 2 * max(_GROUP, most):
-            return False
-    for k in range(_PARTS):
-        _scatter(adds[k], counts[0, k], places[k], sorted_)
+        _scatter(adds[bases[k] :], counts[0, k], places[k], sorted_)
     for k in range(_PARTS):
         buckets[k, 0], buckets[k, 1], buckets[k, 2] = cuts[k], cuts[k + 1], k
         counts[1, k] = _aggregate(sorted_, offsets, buckets[k], tables[k], spare)
     return True
+
+
+@njit
+def _bases(parts, per_state, bases):
+    """Where each part's additions start (``bases``, and their end): the states of ``parts``."""
+    bases[0] = 0
+    for k in range(_PARTS):
+        bases[k + 1] = bases[k] + per_state * (parts[k, 1] - parts[k, 0])
+    return bases[_PARTS] // per_state
 
 
 _pool: tuple[int, ThreadPoolExecutor] | None = None
@@ -811,7 +818,7 @@ _KEPT: list[np.ndarray] = []  # large blocks of finished counts (a count takes t
 
 
 def _keep(blocks) -> None:
-    """Keep the large ``blocks`` of a finished count for the next one (``3 + _PARTS`` a count).
+    """Keep the large ``blocks`` of a finished count for the next one (four at most).
 
     A block that grew past its first size (a count far beyond the
     advisor's) goes back to the system.
@@ -820,7 +827,7 @@ def _keep(blocks) -> None:
         area = block.base
         while area is not None and not isinstance(area, mmap.mmap):
             area = area.obj if isinstance(area, memoryview) else area.base
-        if area is None or len(_KEPT) >= 3 + _PARTS or block.shape[0] > _RESERVE:
+        if area is None or len(_KEPT) >= 4 or block.shape[0] > _RESERVE:
             continue
         if hasattr(mmap, "MADV_FREE"):
             area.madvise(mmap.MADV_FREE)
@@ -851,9 +858,13 @@ class _Steps:
             self.state.view(np.float64)[i, 1] = weight
         ends = [len(rows) * k // _PARTS for k in range(_PARTS + 1)]
         self.parts = np.array([[ends[k], ends[k + 1]] for k in range(_PARTS)])
-        self.adds = [_kept(np.zeros((64, 2), np.int64)) for _ in range(_PARTS)]
-        self.tables = [np.zeros((2 * _GROUP, 2), np.int64) for _ in range(_PARTS)]
-        self.scratch = [np.zeros((5, SLOTS), np.int64) for _ in range(_PARTS)]
+        # each part's additions, in a row: part k's from row bases[k] of the one block
+        self.adds = _kept(np.zeros((64, 2), np.int64))
+        self.bases = np.zeros(_PARTS + 1, np.int64)
+        self.tables = np.zeros((_PARTS, 2 * _GROUP, 2), np.int64)  # a small table a part
+        # a part's scratch (5 rows of SLOTS used), rows padded so that no two parts
+        # share a cache line (threads writing next to each other slow each other down)
+        self.scratch = np.zeros((_PARTS, 5, 16), np.int64)
         self.hists = np.zeros((_PARTS, _FINE), np.int64)
         self.offsets = np.zeros(_FINE + 1, np.int64)
         self.places = np.zeros((_PARTS, _FINE), np.int64)
@@ -869,21 +880,22 @@ class _Steps:
     def memory(self):
         """The blocks :func:`_serial_step` takes."""
         return (
-            tuple(self.adds),
+            self.adds,
+            self.bases,
             self.hists,
             self.offsets,
             self.places,
             self.sorted,
-            tuple(self.tables),
+            self.tables,
             self.spare,
-            tuple(self.scratch),
+            self.scratch,
             self.buckets,
             self.cuts,
         )
 
     def keep(self) -> None:
         """Give the large blocks back for the next count (:func:`_keep`)."""
-        _keep([self.state, self.spare, self.sorted, *self.adds])
+        _keep([self.state, self.spare, self.sorted, self.adds])
 
     def size(self) -> int:
         """The number of states."""
@@ -930,10 +942,9 @@ class _Steps:
         self._step(False, 1)
 
     def _step(self, deal: bool, per_state: int) -> None:
-        sizes = self.parts[:, 1] - self.parts[:, 0]
-        for k in range(_PARTS):
-            self.adds[k] = _rows(self.adds[k], per_state * int(sizes[k]))
-        threaded = int(sizes.sum()) >= _THREADED
+        size = _bases(self.parts, per_state, self.bases)
+        self.adds = _rows(self.adds, per_state * size)
+        threaded = size >= _THREADED
         if not threaded:
             done = _serial_step(
                 deal, self.state, self.parts, self.card, self.check, self.memory(), self.counts
@@ -946,16 +957,19 @@ class _Steps:
             kernel, extra = (_deal_f, self.card) if deal else (_settle_f, self.check)
             jobs = []
             for k in range(_PARTS):
-                memory = (self.scratch[k], self.adds[k], self.hists[k])
+                memory = (self.scratch[k], self.adds[self.bases[k] :], self.hists[k])
                 jobs.append((kernel, (self.state, self.parts[k], *extra, *memory)))
             adds = _run(jobs, threaded)
         m, most = _offsets(self.hists, self.offsets, self.places, self.cuts)
         self.sorted = _rows(self.sorted, m + _PARTS)
         self.spare = _rows(self.spare, m + _PARTS)
         places = 1 << (2 * max(_GROUP, most) - 1).bit_length()
-        self.tables = [_rows(table, places, mapped=False) for table in self.tables]
+        if self.tables.shape[1] < places:
+            _check_room(16 * _PARTS * places)
+            self.tables = np.zeros((_PARTS, max(places, 2 * self.tables.shape[1]), 2), np.int64)
         jobs = [
-            (_scatter, (self.adds[k], adds[k], self.places[k], self.sorted)) for k in range(_PARTS)
+            (_scatter, (self.adds[self.bases[k] :], adds[k], self.places[k], self.sorted))
+            for k in range(_PARTS)
         ]
         _run(jobs, threaded)
         for k in range(_PARTS):
