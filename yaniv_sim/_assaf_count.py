@@ -785,11 +785,10 @@ def _run(jobs, threaded: bool) -> list:
     return [f.result() for f in [_pool[1].submit(kernel, *args) for kernel, args in jobs]]
 
 
-def _rows(rows: np.ndarray, size: int, *, mapped: bool = True) -> np.ndarray:
+def _rows(rows: np.ndarray, size: int) -> np.ndarray:
     """``rows``, or a larger block of rows if it has fewer than ``size`` (contents not kept).
 
-    A large block (unless ``mapped`` is false: a small table, which must
-    start empty) is mapped for at least ``_RESERVE`` rows: the system gives
+    A large block is mapped for at least ``_RESERVE`` rows: the system gives
     it pages only as they are first written, so a count that grows writes
     each page once instead of once per doubling of the block.
     """
@@ -797,7 +796,7 @@ def _rows(rows: np.ndarray, size: int, *, mapped: bool = True) -> np.ndarray:
         return rows
     _check_room(16 * size)  # the rows it will write, not the addresses it reserves
     size = max(size, 2 * rows.shape[0])
-    if not mapped or size < _LARGE or not hasattr(mmap, "MAP_PRIVATE"):
+    if size < _LARGE or not hasattr(mmap, "MAP_PRIVATE"):
         return np.zeros((size, 2), np.int64)
     size = max(size, _RESERVE)
     area = mmap.mmap(-1, 16 * size, flags=mmap.MAP_PRIVATE)  # private: a fork copies it
