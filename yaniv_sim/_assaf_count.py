@@ -737,9 +737,7 @@ def _serial_step(deal, state, parts, card, check, memory, counts):
             counts[0, k] = _settle_f(state, parts[k], check[0], check[1], scratch[k], out, hists[k])
     m, most = _offsets(hists, offsets, places, cuts)
     room = min(sorted_.shape[0], spare.shape[0]) >= m + _PARTS
-    if not room:
-        return False
-    if tables.shape[1] < 2 * max(_GROUP, most):
+    if not room or tables.shape[1] < 2 * max(_GROUP, most):
         return False
     for k in range(_PARTS):
         _scatter(adds[bases[k] :], counts[0, k], places[k], sorted_)
@@ -751,11 +749,13 @@ def _serial_step(deal, state, parts, card, check, memory, counts):
 
 @njit
 def _bases(parts, per_state, bases):
-    """Where each part's additions start (``bases``, and their end): the states of ``parts``."""
-    bases[0] = 0
+    """Where each part's additions start (``bases``, and their end); returns the states."""
+    states = 0
     for k in range(_PARTS):
-        bases[k + 1] = bases[k] + per_state * (parts[k, 1] - parts[k, 0])
-    return bases[_PARTS] // per_state
+        bases[k] = per_state * states
+        states += parts[k, 1] - parts[k, 0]
+    bases[_PARTS] = per_state * states
+    return states
 
 
 _pool: tuple[int, ThreadPoolExecutor] | None = None
@@ -777,8 +777,8 @@ def _run(jobs, threaded: bool) -> list:
     The jobs and what each does are the same either way.
     """
     global _pool
-    threads = min(_cores(), _PARTS)
-    if not threaded or threads < 2:
+    threads = min(_cores(), _PARTS) if threaded else 1
+    if threads < 2:
         return [kernel(*args) for kernel, args in jobs]
     if _pool is None or _pool[0] != os.getpid():  # a forked process makes its own threads
         _pool = (os.getpid(), ThreadPoolExecutor(threads))
