@@ -616,16 +616,16 @@ def _settle_f(inp, part, check, undealt, scratch, out, hist):
 
 
 @njit
-def _offsets(hists, offsets, places, cuts):
+def _offsets(hists, offsets, places, buckets):
     """Where each part's additions of each bucket go: the additions in all, and where to cut.
 
     ``hists``: (parts, buckets), each part's additions per bucket;
     ``offsets[b]``: the first place of bucket ``b`` (``offsets[_FINE]``
     all of them); ``places[k, b]``: the first place of part ``k``'s
     additions of bucket ``b`` (the parts in order within a bucket);
-    ``cuts[k]:cuts[k + 1]``: the buckets part ``k`` adds up, about as many
-    additions each. Returns the number of additions and the most in a
-    bucket.
+    ``buckets[k]``: the buckets part ``k`` adds up, about as many additions
+    each, as :func:`_aggregate` takes them (first, end, and ``k``). Returns
+    the number of additions and the most in a bucket.
     """
     parts = hists.shape[0]
     offsets[0] = 0
@@ -639,12 +639,11 @@ def _offsets(hists, offsets, places, cuts):
         most = max(most, at - offsets[b])
     m = offsets[_FINE]
     cut = 0
-    cuts[0] = 0
-    for k in range(1, parts):
-        while cut < _FINE and parts * offsets[cut] < k * m:
+    for k in range(parts):
+        buckets[k, 0], buckets[k, 2] = cut, k
+        while cut < _FINE and parts * offsets[cut] < (k + 1) * m:
             cut += 1
-        cuts[k] = cut
-    cuts[parts] = _FINE
+        buckets[k, 1] = cut if k + 1 < parts else _FINE
     return m, most
 
 
@@ -728,21 +727,20 @@ def _serial_step(deal, state, parts, card, check, memory, counts):
     ``_offsets`` too, but there was not room for the rest: the caller makes
     room and goes on).
     """
-    adds, bases, hists, offsets, places, sorted_, tables, spare, scratch, buckets, cuts = memory
+    adds, bases, hists, offsets, places, sorted_, tables, spare, scratch, buckets = memory
     for k in range(_PARTS):
         out = adds[bases[k] :]
         if deal:
             counts[0, k] = _deal_f(state, parts[k], card[0], card[1], scratch[k], out, hists[k])
         else:
             counts[0, k] = _settle_f(state, parts[k], check[0], check[1], scratch[k], out, hists[k])
-    m, most = _offsets(hists, offsets, places, cuts)
+    m, most = _offsets(hists, offsets, places, buckets)
     room = min(sorted_.shape[0], spare.shape[0]) >= m + _PARTS
     if not room or tables.shape[1] < 2 * max(_GROUP, most):
         return False
     for k in range(_PARTS):
         _scatter(adds[bases[k] :], counts[0, k], places[k], sorted_)
     for k in range(_PARTS):
-        buckets[k, 0], buckets[k, 1], buckets[k, 2] = cuts[k], cuts[k + 1], k
         counts[1, k] = _aggregate(sorted_, offsets, buckets[k], tables[k], spare)
     return True
 
@@ -868,7 +866,6 @@ class _Steps:
         self.offsets = np.zeros(_FINE + 1, np.int64)
         self.places = np.zeros((_PARTS, _FINE), np.int64)
         self.buckets = np.zeros((_PARTS, 3), np.int64)
-        self.cuts = np.zeros(_PARTS + 1, np.int64)
         self.counts = np.zeros((2, _PARTS), np.int64)  # each part's additions and states
         self.sorted = _kept(np.zeros((64, 2), np.int64))
         self.spare = _kept(np.zeros((64, 2), np.int64))
@@ -889,7 +886,6 @@ class _Steps:
             self.spare,
             self.scratch,
             self.buckets,
-            self.cuts,
         )
 
     def keep(self) -> None:
@@ -959,7 +955,7 @@ class _Steps:
                 memory = (self.scratch[k], self.adds[self.bases[k] :], self.hists[k])
                 jobs.append((kernel, (self.state, self.parts[k], *extra, *memory)))
             adds = _run(jobs, threaded)
-        m, most = _offsets(self.hists, self.offsets, self.places, self.cuts)
+        m, most = _offsets(self.hists, self.offsets, self.places, self.buckets)
         self.sorted = _rows(self.sorted, m + _PARTS)
         self.spare = _rows(self.spare, m + _PARTS)
         places = 1 << (2 * max(_GROUP, most) - 1).bit_length()
@@ -971,8 +967,6 @@ class _Steps:
             for k in range(_PARTS)
         ]
         _run(jobs, threaded)
-        for k in range(_PARTS):
-            self.buckets[k] = self.cuts[k], self.cuts[k + 1], k
         jobs = [
             (_aggregate, (self.sorted, self.offsets, self.buckets[k], self.tables[k], self.spare))
             for k in range(_PARTS)
