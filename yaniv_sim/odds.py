@@ -243,10 +243,10 @@ def p_assaf(
     milliseconds and seven opponents at 11 points under a tenth of a
     second; the slowest are seven opponents of 5 cards against a 15-point
     call with two decks, six of them holding a different known low card:
-    0.7 to 0.8 s, and 1.5 to 1.6 s with two decks of 4 jokers (about 2 s
-    as the first call of a process), on an idle 2-core machine, and about
-    twice that on a slower one (2.5 to 2.7 s for the slowest there;
-    ``bench/bench_odds.py``, ``docs/performance.md``).
+    0.7 to 0.9 s, and 1.5 to 1.8 s with two decks of 4 jokers (about 2 s
+    as the first count of a process), on an idle 2-core machine, and
+    about one and a half times that on a slower one (2.5 to 2.7 s for the
+    slowest there; ``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
