@@ -32,6 +32,7 @@ KERNEL_SOURCE = (
     "policies",
     "cards.py",
     "_assaf_count.py",
+    "_assaf_halves.py",
     "_numba.py",
 )
 

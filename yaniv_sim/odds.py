@@ -19,6 +19,7 @@ from math import comb
 
 import numpy as np
 
+from yaniv_sim import _assaf_halves as halves
 from yaniv_sim._assaf_count import MAX_NEED, SLOTS, CountTooLarge, none_low
 from yaniv_sim.cards import (
     FACE,
@@ -299,6 +300,11 @@ def _risk(caller_value: int, opponent_cards, unseen, known, exact: bool) -> Frac
         return Fraction(0)
     counts = tuple(int(c) for c in np.bincount(VALUE[unseen], minlength=11))
     if len(members) <= SLOTS and max(n for n, _ in members) <= MAX_NEED:
+        if not exact:
+            # the opponents in two halves, unless the other count is the faster
+            none = halves.none_low(members, counts, len(unseen))
+            if none is not None:
+                return 1 - min(max(none, 0.0), 1.0)
         return 1 - none_low(members, counts, len(unseen), exact)
     # beyond any table (more than 7 opponents or cards): one count per set of opponents
     joint = lru_cache(maxsize=None)(lambda group: _all_low(group, counts, len(unseen)))
