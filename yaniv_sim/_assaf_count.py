@@ -1,7 +1,10 @@
 """The exact count behind :func:`yaniv_sim.odds.p_assaf`: P(no opponent is low).
 
 Private: :func:`none_low` is the whole interface. See the comment below for
-how the count works, and docs/performance.md for what it costs.
+how the count works, and docs/performance.md for what it costs. Its float
+count runs where :mod:`yaniv_sim._assaf_halves` (the float count of most
+tables) gives way to it: opponents alike in groups, which this count gives
+one state.
 """
 
 from __future__ import annotations

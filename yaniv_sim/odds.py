@@ -210,12 +210,15 @@ def p_assaf(
 
     exact : bool
         Return the probability as an exact ``Fraction`` (the count in
-        integers, modulo primes; about twice as slow). By default the same
-        count is evaluated in floating point: no sampling; rounding, and in
-        the largest counts the states that matter least left out (each
-        replaced by the middle of what it could add, between nothing and a
-        bound, so that the error, a bound and not an estimate, adds up to
-        at most 4e-14), keep it within 1e-13 of the fraction (tested).
+        integers, modulo primes: slower, 21 s for the input that was the
+        slowest float, named below). By default the probability is counted in floating point,
+        with no sampling and within 1e-13 of the fraction (tested): by the
+        opponents in two halves (see Notes), rounding only; or, where
+        opponents are alike in groups, by the integer count's own steps in
+        floats, where rounding and, in the largest counts, the states that
+        matter least left out (each replaced by the middle of what it could
+        add, between nothing and a bound, so that the error, a bound and
+        not an estimate, adds up to at most 4e-14) keep it there.
 
     Returns
     -------
@@ -234,20 +237,23 @@ def p_assaf(
     Notes
     -----
     By inclusion and exclusion over the sets of opponents, all the terms in
-    one count (see :func:`yaniv_sim._assaf_count.none_low`): the unseen
-    cards are dealt by value, card by card, to the opponents that must be
-    low, and opponents alike in cards still needed and points still allowed
-    share a state; an opponent leaves the count once it is sure to be low.
-    It takes up to 7 opponents of up to 7 unknown cards each (any table the
-    rules allow); beyond that a slower count per set of opponents is used
-    (exact, a float of the fraction unless ``exact``). Most situations take
-    milliseconds and seven opponents at 11 points under a tenth of a
-    second; the slowest are seven opponents of 5 cards against a 15-point
-    call with two decks, six of them holding a different known low card:
-    0.7 to 0.9 s, and 1.5 to 1.8 s with two decks of 4 jokers (about 2 s
-    as the first count of a process), on an idle 2-core machine, and
-    about one and a half times that on a slower one (2.5 to 2.7 s for the
-    slowest there; ``bench/bench_odds.py``, ``docs/performance.md``).
+    one count. The float: the opponents are cut in two halves; each half's
+    low hands, with their signs, are summed by the cards of each value they
+    use, and the two halves are met one value at a time, since the ways to
+    deal a value's cards depend only on how many of them both halves take
+    (see :mod:`yaniv_sim._assaf_halves`). Where opponents are alike in two
+    groups or more (the same unknown cards and points allowed), the other
+    count is the faster and runs instead: the unseen cards dealt by value,
+    card by card, to the opponents that must be low, opponents alike
+    sharing a state (:func:`yaniv_sim._assaf_count.none_low`; the exact
+    fraction always comes from it). It takes up to 7 opponents of up to 7
+    unknown cards each (any table the rules allow); beyond that a slower
+    count per set of opponents is used (exact, a float of the fraction
+    unless ``exact``). Most situations take milliseconds; the slowest
+    found take up to 0.83 s on an idle 2-core machine: seven opponents of
+    4 or 5 cards against a 15-point call with two decks of 4 jokers, some
+    of them holding a low card taken from the pile (``bench/bench_odds.py``,
+    ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
