@@ -251,9 +251,9 @@ def p_assaf(
     count per set of opponents is used (exact, a float of the fraction
     unless ``exact``). Most situations take milliseconds; the slowest
     found take up to 0.83 s on an idle 2-core machine: seven opponents of
-    4 or 5 cards against a 15-point call with two decks of 4 jokers, some
-    of them holding a low card taken from the pile (``bench/bench_odds.py``,
-    ``docs/performance.md``).
+    4 to 6 cards against a 15-point call with two decks of 4 jokers, some
+    alike, some holding a low card taken from the pile
+    (``bench/bench_odds.py``, ``docs/performance.md``).
     """
     opponent_cards = [int(c) for c in opponent_cards]
     if not opponent_cards:
