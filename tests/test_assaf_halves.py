@@ -78,12 +78,18 @@ def test_the_other_count_takes_opponents_alike_in_groups():
     alike = halves._alike_enough
     assert not alike([(4, 9), (4, 10), (4, 11)])
     assert not alike([(5, 15), (5, 15), (4, 14), (4, 13)])  # one pair
-    assert not alike([(5, 15)] * 3 + [(4, 14), (4, 13), (4, 12), (4, 11)])  # one group of 3
+    assert not alike([(5, 15)] * 3 + [(4, 14), (4, 13), (4, 12), (4, 11)])  # one group of three
     assert alike([(5, 15)] * 4 + [(4, 14)])  # four alike
-    assert alike([(5, 15), (5, 15), (4, 14), (4, 14), (4, 13)])  # two pairs
-    assert alike([(3, 15)] * 7)
+    assert alike([(5, 15)] * 3 + [(4, 14)] * 2)  # three and two
+    assert alike([(5, 15), (5, 15), (4, 14), (4, 14), (4, 13), (4, 13)])  # three pairs
+    # two pairs: by the unknown cards in all
+    two_pairs = [(4, 15), (4, 15), (4, 14), (4, 14), (4, 13), (4, 12), (4, 11)]
+    assert sum(n for n, _ in two_pairs) <= halves._FEW_CARDS
+    assert not alike(two_pairs)
+    assert alike([(5, 15), (5, 15), (4, 15), (4, 15), (5, 14), (4, 13), (5, 12)])
     unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
     assert halves.none_low([(5, 15)] * 7, _counts(unseen), len(unseen)) is None
+    assert halves.none_low(two_pairs, _counts(unseen), len(unseen)) is not None
 
 
 def _counts_run(monkeypatch) -> list:

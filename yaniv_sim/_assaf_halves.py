@@ -65,18 +65,23 @@ _EMPTY = -1  # the key of an unused place of a half's table
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _HALF_MOST = 1 << 22  # the most usages a half may have before this count gives way
 _MEET_MOST = 3 * 10**8  # the most table entries all the values may make before it gives way
+_FEW_CARDS = 31  # with two pairs alike, the most unknown cards in all this count still takes
 
 
 def _alike_enough(members) -> bool:
-    """Whether the other count is the faster: opponents alike in more than one group of three.
+    """Whether the other count is the faster: opponents alike in groups.
 
     That count gives alike opponents (the same unknown cards and budget)
-    one state, this one does not: it is the faster where two groups of
-    opponents are alike, or four or more opponents in one group
-    (docs/performance.md, "Exact Assaf odds").
+    one state, this one does not. Measured the faster (docs/performance.md,
+    "Exact Assaf odds"): four or more opponents alike, or three groups, or
+    a group of three and a pair, or two pairs when the opponents hold more
+    than ``_FEW_CARDS`` unknown cards in all.
     """
     groups = sorted(Counter(members).values(), reverse=True)
-    return groups[0] > 3 or (len(groups) > 1 and groups[1] > 1)
+    alike = sum(1 for size in groups if size > 1)
+    if groups[0] > 3 or alike > 2 or (alike == 2 and groups[0] == 3):
+        return True
+    return alike == 2 and sum(n for n, _ in members) > _FEW_CARDS
 
 
 def _places(counts: tuple[int, ...]) -> tuple[int, ...]:
