@@ -241,17 +241,18 @@ def p_assaf(
     low hands, with their signs, are summed by the cards of each value they
     use, and the two halves are met one value at a time, since the ways to
     deal a value's cards depend only on how many of them both halves take
-    (see :mod:`yaniv_sim._assaf_halves`). Where opponents are alike in two
-    groups or more (the same unknown cards and points allowed), the other
-    count is the faster and runs instead: the unseen cards dealt by value,
+    (see :mod:`yaniv_sim._assaf_halves`). Where opponents are alike in
+    groups (the same unknown cards and points allowed: four or more, or
+    three groups, or three and two, or two pairs with over 31 unknown
+    cards in all), the other count is the faster and runs instead: the unseen cards dealt by value,
     card by card, to the opponents that must be low, opponents alike
     sharing a state (:func:`yaniv_sim._assaf_count.none_low`; the exact
     fraction always comes from it). It takes up to 7 opponents of up to 7
     unknown cards each (any table the rules allow); beyond that a slower
     count per set of opponents is used (exact, a float of the fraction
     unless ``exact``). Most situations take milliseconds; the slowest
-    found take up to 0.83 s on an idle 2-core machine: seven opponents of
-    4 to 6 cards against a 15-point call with two decks of 4 jokers, some
+    found take up to 0.86 s on an idle 2-core machine: seven opponents of
+    3 to 6 cards against a 15-point call with two decks of 4 jokers, some
     alike, some holding a low card taken from the pile
     (``bench/bench_odds.py``, ``docs/performance.md``).
     """
