@@ -433,8 +433,8 @@ def test_blocks_kept_from_earlier_counts_give_the_same_floats(monkeypatch):
     monkeypatch.setattr(count, "_THREADED", 1)
     monkeypatch.setattr(count, "_KEPT", [])
     unseen = np.setdiff1d(deck_codes(2, 2), parse_cards("7S 8H"))
-    # opponents alike in two groups or more: counted by this count, not by halves
-    cases = [(15, [3] * 7), (12, [4, 4, 5, 5, 2, 3]), (9, [1, 2, 3, 3, 5, 5, 7])]
+    # opponents alike in three groups or more: counted by this count, not by halves
+    cases = [(15, [3] * 7), (12, [4, 4, 5, 5, 2, 2]), (9, [1, 3, 3, 5, 5, 7, 7])]
 
     def fresh(case):
         count._KEPT.clear()
