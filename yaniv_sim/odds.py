@@ -251,7 +251,7 @@ def p_assaf(
     unknown cards each (any table the rules allow); beyond that a slower
     count per set of opponents is used (exact, a float of the fraction
     unless ``exact``). Most situations take milliseconds; the slowest
-    found take up to 0.86 s on an idle 2-core machine: seven opponents of
+    found take up to 0.95 s on an idle 2-core machine: seven opponents of
     3 to 6 cards against a 15-point call with two decks of 4 jokers, some
     alike, some holding a low card taken from the pile
     (``bench/bench_odds.py``, ``docs/performance.md``).
