@@ -1,10 +1,11 @@
 """The float count of :func:`yaniv_sim.odds.p_assaf` with the opponents in two halves.
 
 Private: :func:`none_low` is the whole interface. It is the first count
-:func:`yaniv_sim._assaf_count.none_low` tries for a float; when this one
-would take longer (many opponents alike, which the other count shares
-states for), it says so and the other count runs. See the comment below
-for how the count works, and docs/performance.md for what it costs.
+:func:`yaniv_sim.odds.p_assaf` tries for a float; where this one would
+take longer (opponents alike in groups, which the other count,
+:func:`yaniv_sim._assaf_count.none_low`, gives one state), it says so and
+the other count runs. See the comment below for how the count works, and
+docs/performance.md for what it costs.
 """
 
 from __future__ import annotations

@@ -211,8 +211,10 @@ def p_assaf(
     exact : bool
         Return the probability as an exact ``Fraction`` (the count in
         integers, modulo primes: slower, 21 s for the input that was the
-        slowest float, named below). By default the probability is counted in floating point,
-        with no sampling and within 1e-13 of the fraction (tested): by the
+        slowest float, seven opponents of 5 cards with six known low cards
+        and two decks of 4 jokers). By default the probability is counted
+        in floating point, with no sampling and within 1e-13 of the
+        fraction (tested): by the
         opponents in two halves (see Notes), rounding only; or, where
         opponents are alike in groups, by the integer count's own steps in
         floats, where rounding and, in the largest counts, the states that
@@ -244,9 +246,9 @@ def p_assaf(
     (see :mod:`yaniv_sim._assaf_halves`). Where opponents are alike in
     groups (the same unknown cards and points allowed: four or more, or
     three groups, or three and two, or two pairs with over 31 unknown
-    cards in all), the other count is the faster and runs instead: the unseen cards dealt by value,
-    card by card, to the opponents that must be low, opponents alike
-    sharing a state (:func:`yaniv_sim._assaf_count.none_low`; the exact
+    cards in all), the other count is the faster and runs instead: the
+    unseen cards dealt by value, card by card, to the opponents that must
+    be low, opponents alike sharing a state (:func:`yaniv_sim._assaf_count.none_low`; the exact
     fraction always comes from it). It takes up to 7 opponents of up to 7
     unknown cards each (any table the rules allow); beyond that a slower
     count per set of opponents is used (exact, a float of the fraction
